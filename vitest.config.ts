@@ -1,0 +1,25 @@
+import { defineConfig } from "vitest/config"
+
+// vitest 5 needs Node >= 22.12. On Node 20 its reporter crashes when it prints a failing test
+// ("Map.groupBy is not a function"); this polyfill runs in the main process and avoids that.
+if (typeof (Map as any).groupBy !== "function") {
+  ;(Map as any).groupBy = <K, T>(items: Iterable<T>, key: (item: T, index: number) => K) => {
+    const map = new Map<K, Array<T>>()
+    let i = 0
+    for (const item of items) {
+      const k = key(item, i++)
+      const group = map.get(k)
+      if (group) group.push(item)
+      else map.set(k, [item])
+    }
+    return map
+  }
+}
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000
+  }
+})
