@@ -1,0 +1,345 @@
+/**
+ * The tool registry of one session: lazy factories, the disabled set, MCP renaming on a name clash,
+ * and on-demand disclosure (which deferred tools have been revealed).
+ *
+ * The registry is generic: it knows tools, not which tools exist. The declaration list a model sees
+ * is non-deferred ∪ alwaysLoad ∪ visible ∪ revealed, and every change to it is published.
+ *
+ * @since 0.1.0
+ */
+import { Cache, Cause, Context, Duration, Effect, Exit, Layer, PubSub, Ref, Schema, type Scope, Stream, TxHashMap, TxHashSet } from "effect"
+import { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
+import type { AnyTool, ToolInfo } from "../tool/tool.js"
+import { sortTools } from "../tool/declarations.js"
+import { mcpToolName } from "./search/mcpNames.js"
+
+/**
+ * A tool that is loaded on first use: a dynamic `import()` plus a constructor effect. It runs at
+ * most once per registry (concurrent callers share the attempt); a failure may be retried later.
+ *
+ * @category models
+ */
+export interface ToolFactory<R = never> {
+  readonly name: string
+  readonly load: Effect.Effect<AnyTool, unknown, R>
+}
+
+/** Why the declaration list changed. @category models */
+export interface DeclarationChange {
+  readonly reason: "registered" | "revealed" | "unrevealed" | "removed"
+  readonly names: ReadonlyArray<string>
+  readonly declarations: ReadonlyArray<ToolInfo>
+}
+
+/** Publishing a new declaration list to a model or host failed. @category errors */
+export class PublishFailed extends Schema.TaggedError<PublishFailed>()("PublishFailed", { message: Schema.String }) {}
+
+/** Sends a new declaration list to wherever the model reads it (an MCP host, an effect/ai toolkit). @category models */
+export type Publisher = (declarations: ReadonlyArray<ToolInfo>) => Effect.Effect<void, PublishFailed>
+
+/** How a registration ended. @category models */
+export type RegisterOutcome =
+  | { readonly _tag: "Registered"; readonly name: string }
+  | { readonly _tag: "Renamed"; readonly from: string; readonly name: string }
+  | { readonly _tag: "Replaced"; readonly name: string }
+  | { readonly _tag: "Disabled"; readonly name: string }
+
+/** A tool's summary in the deferred-tools reminder. @category models */
+export interface DeferredSummary {
+  readonly name: string
+  readonly description: string
+  readonly serverName?: string | undefined
+}
+
+/** Registry options. @category models */
+export interface RegistryOptions {
+  /** Names never registered (also matched after an MCP tool is renamed). */
+  readonly disabled?: Iterable<string> | undefined
+  /** Deferred tools that are nonetheless always declared. */
+  readonly visible?: Iterable<string> | undefined
+  /** The fully qualified name of an MCP tool, used on a name clash. Default `mcp__<server>__<tool>`, normalised. */
+  readonly qualifyMcpName?: ((serverName: string, toolName: string) => string) | undefined
+}
+
+/**
+ * The registry of one session.
+ *
+ * @category services
+ */
+export class ToolRegistry extends Context.Service<ToolRegistry, ToolRegistry.Service>()("toolwright/registry/ToolRegistry") {}
+
+/** @since 0.1.0 */
+export declare namespace ToolRegistry {
+  /** @category models */
+  export interface Service {
+    /** Registers a loaded tool; an MCP tool whose name is taken is renamed to its qualified form. */
+    readonly register: (tool: AnyTool) => Effect.Effect<RegisterOutcome>
+    /** Registers a lazy factory (skipped when its name is disabled). */
+    readonly registerFactory: (factory: ToolFactory) => Effect.Effect<RegisterOutcome>
+    /** The tool of that name, loading its factory if needed. */
+    readonly ensure: (name: string) => Effect.Effect<AnyTool, ToolNotRegistered | ExecutionFailed>
+    /** Loads every pending factory; failures are logged and counted, not raised. */
+    readonly warmAll: Effect.Effect<{ readonly loaded: number; readonly failed: ReadonlyArray<string> }>
+    /** Every registered name (loaded and pending). */
+    readonly names: Effect.Effect<ReadonlyArray<string>>
+    /** Every loaded tool, sorted by display name. */
+    readonly tools: Effect.Effect<ReadonlyArray<AnyTool>>
+    /** The tools a model sees now, sorted by name (loads pending factories first). */
+    readonly declarations: Effect.Effect<ReadonlyArray<ToolInfo>>
+    /** Deferred, not always loaded, not visible, not revealed. */
+    readonly isDeferredAndHidden: (name: string) => Effect.Effect<boolean>
+    /** Summaries of the hidden deferred tools, sorted by name. */
+    readonly deferredSummary: Effect.Effect<ReadonlyArray<DeferredSummary>>
+    /**
+     * Reveals deferred tools and publishes the new list as one step: if publishing fails, this
+     * call's reveals are rolled back (earlier ones stay). Returns the names newly revealed.
+     */
+    readonly reveal: (names: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>, PublishFailed>
+    /** Forgets every reveal (a new conversation). */
+    readonly clearRevealed: Effect.Effect<void>
+    /** Removes an MCP server's tools and their reveal marks in one transaction. */
+    readonly removeByServer: (serverName: string) => Effect.Effect<ReadonlyArray<string>>
+    /** Sets where declaration lists are published (an MCP host, a toolkit). */
+    readonly setPublisher: (publisher: Publisher) => Effect.Effect<void>
+    /** Every change to the declaration list, from the moment the stream starts. */
+    readonly changes: Stream.Stream<DeclarationChange>
+    /** Subscribes now (no change after this returns is missed); the subscription ends with the scope. */
+    readonly subscribe: Effect.Effect<Stream.Stream<DeclarationChange>, never, Scope.Scope>
+  }
+}
+
+const isVisible = (tool: ToolInfo, revealed: boolean, visible: ReadonlySet<string>): boolean =>
+  !tool.shouldDefer || tool.alwaysLoad || revealed || visible.has(tool.name)
+
+/**
+ * Builds a registry. Factories run with the services of the context this effect runs in.
+ *
+ * @category constructors
+ */
+export const make = Effect.fnUntraced(function*<R = never>(
+  factories: ReadonlyArray<ToolFactory<R>> = [],
+  options: RegistryOptions = {}
+) {
+  const context = yield* Effect.context<R>()
+  const disabled: ReadonlySet<string> = new Set(options.disabled ?? [])
+  const visible: ReadonlySet<string> = new Set(options.visible ?? [])
+  const qualify = options.qualifyMcpName ?? mcpToolName
+  const tools = yield* TxHashMap.make<string, AnyTool>()
+  const pending = yield* Ref.make(new Map<string, ToolFactory>())
+  const revealed = yield* TxHashSet.empty<string>()
+  const publisher = yield* Ref.make<Publisher>(() => Effect.void)
+  const pubsub = yield* PubSub.unbounded<DeclarationChange>()
+  const loadCounts = yield* Ref.make(new Map<string, number>())
+
+  const declarationsNow = Effect.tx(Effect.gen(function*() {
+    const all = yield* TxHashMap.values(tools)
+    const shown: Array<ToolInfo> = []
+    for (const tool of all) {
+      if (isVisible(tool, yield* TxHashSet.has(revealed, tool.name), visible)) shown.push(tool)
+    }
+    return sortTools(shown)
+  }))
+
+  const emit = (reason: DeclarationChange["reason"], names: ReadonlyArray<string>) =>
+    Effect.flatMap(declarationsNow, (declarations) => PubSub.publish(pubsub, { reason, names, declarations }))
+
+  const nameTaken = (name: string) =>
+    Effect.map(
+      Effect.all([TxHashMap.has(tools, name), Ref.get(pending)]),
+      ([loaded, factories]) => loaded || factories.has(name)
+    )
+
+  const insert = Effect.fnUntraced(function*(tool: AnyTool) {
+    if (disabled.has(tool.name)) return { _tag: "Disabled", name: tool.name } as RegisterOutcome
+    let outcome: RegisterOutcome = { _tag: "Registered", name: tool.name }
+    let final = tool
+    if (yield* nameTaken(tool.name)) {
+      if (tool.serverName !== undefined) {
+        const qualified = qualify(tool.serverName, tool.name)
+        // The disabled set is checked again: a user may disable the qualified name.
+        if (disabled.has(qualified)) return { _tag: "Disabled", name: qualified } as RegisterOutcome
+        final = tool.withName(qualified)
+        outcome = { _tag: "Renamed", from: tool.name, name: qualified }
+      } else {
+        yield* Effect.logWarning(`toolwright: tool "${tool.name}" registered twice; the later one replaces the earlier`)
+        outcome = { _tag: "Replaced", name: tool.name }
+      }
+    }
+    yield* TxHashMap.set(tools, final.name, final)
+    return outcome
+  })
+
+  const register = Effect.fn("ToolRegistry.register")(function*(tool: AnyTool) {
+    const outcome = yield* insert(tool)
+    if (outcome._tag !== "Disabled") yield* emit("registered", [outcome.name])
+    return outcome
+  })
+
+  const registerFactory = Effect.fn("ToolRegistry.registerFactory")(function*(factory: ToolFactory) {
+    if (disabled.has(factory.name)) return { _tag: "Disabled", name: factory.name } as RegisterOutcome
+    const replaced = yield* nameTaken(factory.name)
+    yield* Ref.update(pending, (m) => new Map(m).set(factory.name, factory))
+    return (replaced ? { _tag: "Replaced", name: factory.name } : { _tag: "Registered", name: factory.name }) as RegisterOutcome
+  })
+
+  for (const factory of factories) {
+    yield* registerFactory({ name: factory.name, load: Effect.provideContext(factory.load, context) })
+  }
+
+  // One in-flight load per name; a failure is not cached, so a later call retries.
+  const loads = yield* makeLoader((name: string) =>
+    Effect.gen(function*() {
+      const factory = (yield* Ref.get(pending)).get(name)
+      if (factory === undefined) return yield* new ToolNotRegistered({ message: unknownToolMessage(name) })
+      yield* Ref.update(loadCounts, (m) => new Map(m).set(name, (m.get(name) ?? 0) + 1))
+      const tool = yield* factory.load.pipe(
+        Effect.catchCause((cause) =>
+          Effect.fail(new ExecutionFailed({ message: `Tool "${name}" could not be loaded: ${Cause.pretty(cause)}` }))
+        )
+      )
+      yield* Ref.update(pending, (m) => {
+        const next = new Map(m)
+        next.delete(name)
+        return next
+      })
+      const loaded = tool.name === name ? tool : tool.withName(name)
+      yield* TxHashMap.set(tools, name, loaded)
+      return loaded
+    })
+  )
+
+  const ensure = Effect.fn("ToolRegistry.ensure")(function*(name: string) {
+    const existing = yield* TxHashMap.get(tools, name)
+    if (existing._tag === "Some") return existing.value
+    if (!(yield* Ref.get(pending)).has(name)) return yield* new ToolNotRegistered({ message: unknownToolMessage(name) })
+    return yield* loads(name)
+  })
+
+  const warmAll = Effect.gen(function*() {
+    const names = Array.from((yield* Ref.get(pending)).keys())
+    const results = yield* Effect.forEach(names, (name) => Effect.exit(ensure(name)), { concurrency: "unbounded" })
+    const failed = names.filter((_, i) => Exit.isFailure(results[i]!))
+    for (const name of failed) yield* Effect.logWarning(`toolwright: tool "${name}" failed to load`)
+    return { loaded: names.length - failed.length, failed }
+  }).pipe(Effect.withSpan("ToolRegistry.warmAll"))
+
+  const names = Effect.map(
+    Effect.all([TxHashMap.keys(tools), Ref.get(pending)]),
+    ([loaded, factories]) => Array.from(new Set([...loaded, ...factories.keys()])).sort()
+  )
+
+  const allTools = Effect.map(TxHashMap.values(tools), (all) =>
+    [...all].sort((a, b) => a.displayName.localeCompare(b.displayName) || a.name.localeCompare(b.name)))
+
+  const isDeferredAndHidden = (name: string) =>
+    Effect.tx(Effect.gen(function*() {
+      const tool = yield* TxHashMap.get(tools, name)
+      if (tool._tag === "None") return false
+      return !isVisible(tool.value, yield* TxHashSet.has(revealed, name), visible)
+    }))
+
+  const deferredSummary = Effect.gen(function*() {
+    yield* warmAll
+    const all = yield* allTools
+    const out: Array<DeferredSummary> = []
+    for (const tool of all) {
+      if (yield* isDeferredAndHidden(tool.name)) {
+        out.push({ name: tool.name, description: tool.description, ...(tool.serverName ? { serverName: tool.serverName } : {}) })
+      }
+    }
+    return out.sort((a, b) => a.name.localeCompare(b.name))
+  })
+
+  const reveal = Effect.fn("ToolRegistry.reveal")(function*(requested: ReadonlyArray<string>) {
+    const newly = yield* Effect.tx(Effect.gen(function*() {
+      const added: Array<string> = []
+      for (const name of requested) {
+        const tool = yield* TxHashMap.get(tools, name)
+        if (tool._tag === "None" || (yield* TxHashSet.has(revealed, name))) continue
+        if (isVisible(tool.value, false, visible)) continue
+        yield* TxHashSet.add(revealed, name)
+        added.push(name)
+      }
+      return added
+    }))
+    if (newly.length === 0) return newly
+    const publish = yield* Ref.get(publisher)
+    const list = yield* declarationsNow
+    yield* publish(list).pipe(
+      Effect.catchCause((cause) =>
+        Effect.gen(function*() {
+          yield* Effect.tx(Effect.forEach(newly, (name) => TxHashSet.remove(revealed, name), { discard: true }))
+          const failure = Cause.findErrorOption(cause)
+          return yield* (failure._tag === "Some"
+            ? failure.value
+            : new PublishFailed({ message: Cause.pretty(cause) }))
+        })
+      )
+    )
+    yield* PubSub.publish(pubsub, { reason: "revealed", names: newly, declarations: list })
+    return newly
+  })
+
+  const clearRevealed = Effect.gen(function*() {
+    const before = Array.from(yield* TxHashSet.toHashSet(revealed))
+    yield* Effect.tx(Effect.forEach(before, (name) => TxHashSet.remove(revealed, name), { discard: true }))
+    if (before.length > 0) yield* emit("unrevealed", before)
+  })
+
+  const removeByServer = Effect.fn("ToolRegistry.removeByServer")(function*(serverName: string) {
+    const removed = yield* Effect.tx(Effect.gen(function*() {
+      const entries = yield* TxHashMap.entries(tools)
+      const names = entries.filter(([, tool]) => tool.serverName === serverName).map(([name]) => name)
+      for (const name of names) {
+        yield* TxHashMap.remove(tools, name)
+        yield* TxHashSet.remove(revealed, name)
+      }
+      return names
+    }))
+    if (removed.length > 0) yield* emit("removed", removed)
+    return removed
+  })
+
+  return ToolRegistry.of({
+    register,
+    registerFactory,
+    ensure,
+    warmAll,
+    names,
+    tools: allTools,
+    declarations: Effect.andThen(warmAll, declarationsNow),
+    isDeferredAndHidden,
+    deferredSummary,
+    reveal,
+    clearRevealed,
+    removeByServer,
+    setPublisher: (next) => Ref.set(publisher, next),
+    changes: Stream.fromPubSub(pubsub),
+    subscribe: Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
+  })
+})
+
+/** The message for a name nobody registered. @category errors */
+export const unknownToolMessage = (name: string): string =>
+  `Tool "${name}" not found in registry. Tools must use the exact names that are registered; deferred tools become callable after tool_search reveals them.`
+
+/**
+ * A layer with a fresh registry for the given factories.
+ *
+ * @category layers
+ */
+export const layer = <R = never>(
+  factories: ReadonlyArray<ToolFactory<R>> = [],
+  options: RegistryOptions = {}
+): Layer.Layer<ToolRegistry, never, R> => Layer.effect(ToolRegistry, make(factories, options))
+
+// A keyed loader: concurrent callers share one in-flight attempt; failures expire at once so a
+// later call retries.
+const makeLoader = <A, E>(lookup: (name: string) => Effect.Effect<A, E>) =>
+  Effect.map(
+    Cache.makeWith(lookup, {
+      capacity: Number.MAX_SAFE_INTEGER,
+      timeToLive: (exit) => (Exit.isSuccess(exit) ? Duration.infinity : Duration.zero)
+    }),
+    (cache) => (name: string) => Cache.get(cache, name)
+  )

@@ -1,0 +1,40 @@
+/**
+ * Keyword mode of `tool_search`: filter by required terms, score, rank, cap (reference §2.2 steps 4–8).
+ *
+ * @since 0.1.0
+ */
+import { NO_SEARCH_TERMS, noMatchesMessage, type SearchMessage } from "./messages.js"
+import { matchesRequiredTerms, scoreTool } from "./score.js"
+import { clampMaxResults } from "./select.js"
+import { parseKeywordQuery } from "./tokenize.js"
+import type { SearchableTool } from "./types.js"
+
+/** The outcome of a keyword search: ranked names, no match (not an error), or no search terms (an error). */
+export type KeywordSearchResult =
+  | { readonly _tag: "Matches"; readonly names: ReadonlyArray<string> }
+  | { readonly _tag: "NoMatches"; readonly message: SearchMessage }
+  | { readonly _tag: "NoSearchTerms"; readonly message: SearchMessage }
+
+/** Ranks candidate tools (already deferred-and-hidden) for a keyword query; takes the best `maxResults`. */
+export const keywordSearch = (
+  candidates: Iterable<SearchableTool>,
+  query: string,
+  maxResults: number
+): KeywordSearchResult => {
+  const trimmed = query.trim()
+  const { required, search } = parseKeywordQuery(trimmed)
+  if (search.length === 0) return { _tag: "NoSearchTerms", message: NO_SEARCH_TERMS }
+
+  const scored: Array<{ readonly name: string; readonly score: number }> = []
+  for (const tool of candidates) {
+    if (!matchesRequiredTerms(tool.name, required)) continue
+    const score = scoreTool(tool, search)
+    if (score > 0) scored.push({ name: tool.name, score })
+  }
+  scored.sort((a, b) => (b.score !== a.score ? b.score - a.score : a.name.localeCompare(b.name)))
+
+  const names = scored.slice(0, clampMaxResults(maxResults)).map((s) => s.name)
+  return names.length === 0
+    ? { _tag: "NoMatches", message: noMatchesMessage(trimmed) }
+    : { _tag: "Matches", names }
+}

@@ -1,0 +1,138 @@
+/**
+ * `tool_search`: finds deferred tools by `select:` or keywords, reveals them and publishes the new
+ * declaration list in one step, and returns their schemas. The revealed tools are callable from the
+ * next turn on.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import { ExecutionFailed } from "../tool/errors.js"
+import { Kind } from "../tool/kind.js"
+import { textResult } from "../tool/result.js"
+import { defineTool } from "../tool/tool.js"
+import type { ToolRegistry } from "./registry.js"
+import {
+  clampMaxResults,
+  DEFAULT_MAX_RESULTS,
+  EMPTY_QUERY,
+  formatSearchResult,
+  HARD_MAX_RESULTS,
+  isSelectQuery,
+  keywordSearch,
+  NO_TOOL_NAMES,
+  parseSelect,
+  publishFailedMessage,
+  type SearchMessage
+} from "./search/index.js"
+
+const DESCRIPTION = `Fetches the full schemas of deferred tools so they can be called.
+
+Deferred tools are listed by name in the deferred-tools reminder; until you fetch one here it has no schema and cannot be called. The result is a <functions> block with each tool's schema (informational); the tools become callable on your NEXT turn.
+
+Query forms:
+- "select:ToolA,ToolB" — fetch these exact tools by name
+- "notebook jupyter" — keyword search, best matches first (up to max_results)
+- "+slack send" — a word with + must appear in the tool name; the other words rank the results`
+
+/** What a `tool_search` call did. @category models */
+export interface ToolSearchData {
+  readonly loaded: ReadonlyArray<string>
+  readonly revealed: ReadonlyArray<string>
+  readonly notFound: ReadonlyArray<string>
+  readonly truncated: ReadonlyArray<string>
+}
+
+const failWith = (message: SearchMessage) =>
+  new ExecutionFailed({ message: message.llmContent, display: message.returnDisplay })
+
+/** The params of `tool_search`. @category schemas */
+export const ToolSearchParams = Schema.Struct({
+  query: Schema.String.annotate({
+    description: "`select:Name1,Name2` for exact tools, or keywords (prefix a word with + to require it in the name)."
+  }).check(Schema.isMinLength(1)),
+  max_results: Schema.optionalKey(
+    Schema.Int.annotate({ description: `Maximum number of tools to return (default ${DEFAULT_MAX_RESULTS}).` })
+      .check(Schema.isBetween({ minimum: 1, maximum: HARD_MAX_RESULTS }))
+  )
+})
+
+/**
+ * Makes the `tool_search` tool over a registry.
+ *
+ * @category constructors
+ */
+export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
+  const load = Effect.fnUntraced(function*(names: ReadonlyArray<string>, truncated: ReadonlyArray<string>) {
+    if (names.length === 0) return yield* failWith(NO_TOOL_NAMES)
+    const known = yield* registry.names
+    const byLower = new Map(known.map((n) => [n.toLowerCase(), n]))
+    const found: Array<string> = []
+    const notFound: Array<string> = []
+    for (const requested of names) {
+      const canonical = byLower.get(requested.toLowerCase())
+      if (canonical === undefined) {
+        notFound.push(requested)
+        continue
+      }
+      const ensured = yield* Effect.result(registry.ensure(canonical))
+      if (ensured._tag === "Failure") {
+        yield* Effect.logWarning(`[tool_search] loading "${canonical}" failed: ${ensured.failure.message}`)
+        notFound.push(requested)
+        continue
+      }
+      found.push(canonical)
+    }
+    const hidden: Array<string> = []
+    for (const name of found) if (yield* registry.isDeferredAndHidden(name)) hidden.push(name)
+    const revealed = yield* registry.reveal(hidden).pipe(
+      Effect.catchTag("PublishFailed", (e) => Effect.fail(failWith(publishFailedMessage(e.message))))
+    )
+    const tools = yield* Effect.forEach(found, (name) => registry.ensure(name).pipe(Effect.orDie))
+    const message = formatSearchResult({
+      schemas: tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parametersJsonSchema })),
+      notFound,
+      truncated
+    })
+    return textResult<ToolSearchData>(message.llmContent, {
+      display: message.returnDisplay,
+      data: { loaded: found, revealed, notFound, truncated }
+    })
+  })
+
+  return defineTool({
+    name: "tool_search",
+    displayName: "ToolSearch",
+    description: DESCRIPTION,
+    kind: Kind.Other,
+    alwaysLoad: true,
+    searchHint: "tool search discover find schema",
+    params: ToolSearchParams,
+    invoke: (params) =>
+      Effect.succeed({
+        description: `Search tools: ${params.query}`,
+        execute: () =>
+          Effect.gen(function*() {
+            const query = params.query.trim()
+            if (query === "") return yield* failWith(EMPTY_QUERY)
+            const max = clampMaxResults(params.max_results ?? DEFAULT_MAX_RESULTS)
+            if (isSelectQuery(query)) {
+              const { names, truncated } = parseSelect(query, max)
+              return yield* load(names, truncated)
+            }
+            yield* registry.warmAll
+            const all = yield* registry.tools
+            const candidates = []
+            for (const tool of all) if (yield* registry.isDeferredAndHidden(tool.name)) candidates.push(tool)
+            const ranked = keywordSearch(candidates, query, max)
+            if (ranked._tag === "NoSearchTerms") return yield* failWith(ranked.message)
+            if (ranked._tag === "NoMatches") {
+              return textResult<ToolSearchData>(ranked.message.llmContent, {
+                display: ranked.message.returnDisplay,
+                data: { loaded: [], revealed: [], notFound: [], truncated: [] }
+              })
+            }
+            return yield* load(ranked.names, [])
+          })
+      })
+  })
+}

@@ -1,0 +1,240 @@
+/**
+ * The scheduler: every door sends tool calls here, as a batch. Each call is looked up, validated,
+ * decided by the policy, confirmed when it must be, executed (consecutive concurrency-safe calls
+ * in parallel, everything else alone and in order), and finally the whole batch goes through the
+ * output pipeline. Results come back in call order.
+ *
+ * @since 0.1.0
+ */
+import { Cause, Context, Effect, Exit, Layer, Ref } from "effect"
+import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../output/pipeline.js"
+import { ToolRegistry } from "../registry/registry.js"
+import { Workspace } from "../session/workspace.js"
+import { ExecutionDenied, isToolError, type ToolError, UnhandledException } from "../tool/errors.js"
+import type { CallFailure, CallResult } from "../tool/outcome.js"
+import type { ToolResult } from "../tool/result.js"
+import type { ExecuteContext, Invocation, LiveOutput } from "../tool/tool.js"
+import { Approver } from "./approver.js"
+import { ToolHooks } from "./hooks.js"
+import { type ApprovalMode, decide, type PermissionRule, type PolicyDecision } from "./policy.js"
+
+/** One call as a model emitted it. @category models */
+export interface ToolCall {
+  readonly callId: string
+  readonly name: string
+  readonly args: unknown
+}
+
+/** The result of a batch. @category models */
+export interface BatchResult {
+  readonly results: ReadonlyArray<CallResult>
+  /** Every path the calls touched: resolved path params and result files. */
+  readonly touchedPaths: ReadonlyArray<string>
+  /** What the output pipeline did (offloads, failures, warnings). */
+  readonly output: PipelineReport
+}
+
+/** Scheduler options. @category models */
+export interface SchedulerOptions {
+  readonly mode?: ApprovalMode | undefined
+  readonly rules?: ReadonlyArray<PermissionRule> | undefined
+  /** How many concurrency-safe calls run at once (default 10). */
+  readonly maxConcurrency?: number | undefined
+  /** Receives live output of every call. */
+  readonly onOutput?: ((callId: string, chunk: LiveOutput) => Effect.Effect<void>) | undefined
+}
+
+/**
+ * Runs batches of tool calls for one session.
+ *
+ * @category services
+ */
+export class Scheduler extends Context.Service<Scheduler, {
+  readonly runBatch: (calls: ReadonlyArray<ToolCall>, options?: { readonly onOutput?: SchedulerOptions["onOutput"] }) => Effect.Effect<BatchResult>
+  /** Runs one call as a batch of one. */
+  readonly runOne: (call: ToolCall, options?: { readonly onOutput?: SchedulerOptions["onOutput"] }) => Effect.Effect<CallResult>
+  readonly setMode: (mode: ApprovalMode) => Effect.Effect<void>
+  readonly mode: Effect.Effect<ApprovalMode>
+}>()("toolwright/run/Scheduler") {}
+
+/** Partitions items into runs: consecutive safe items share a parallel run; each unsafe item runs alone. @category scheduling */
+export const partitionByConcurrencySafety = <A>(
+  items: ReadonlyArray<A>,
+  isSafe: (item: A) => boolean
+): Array<{ readonly parallel: boolean; readonly items: Array<A> }> => {
+  const runs: Array<{ parallel: boolean; items: Array<A> }> = []
+  for (const item of items) {
+    const safe = isSafe(item)
+    const last = runs[runs.length - 1]
+    if (safe && last?.parallel) last.items.push(item)
+    else runs.push({ parallel: safe, items: [item] })
+  }
+  return runs
+}
+
+type Prepared =
+  | { readonly _tag: "Ready"; readonly call: ToolCall; readonly invocation: Invocation; readonly paths: ReadonlyArray<string> }
+  | { readonly _tag: "Done"; readonly result: CallResult; readonly paths: ReadonlyArray<string> }
+
+const failureOf = (call: ToolCall, error: ToolError): CallFailure => ({
+  _tag: "Failure",
+  callId: call.callId,
+  name: call.name,
+  code: error.code,
+  message: error.message,
+  display: error.display ?? error.message
+})
+
+const deniedMessage = (name: string, decision: PolicyDecision): string => {
+  const why = decision.reason === "rule"
+    ? ` (the permission rule "${decision.rule}" denies it)`
+    : decision.reason === "mode"
+    ? " (plan mode allows only tools that change nothing; present your plan instead)"
+    : ""
+  return `toolwright requires permission to use ${name}, but that permission was declined${why}.`
+}
+
+const cancelledMessage = (name: string, reason: string | undefined): string =>
+  `The user declined this ${name} call${reason ? `: ${reason}` : ""}. Do not retry it unchanged; ask the user how to proceed.`
+
+/** Converts whatever a tool failed with into a tool error; defects become `unhandled_exception`. @category errors */
+export const toToolError = (cause: Cause.Cause<unknown>): ToolError => {
+  const failure = cause.reasons.find(Cause.isFailReason)
+  if (failure && isToolError(failure.error)) return failure.error
+  const error = failure ? failure.error : cause.reasons.find(Cause.isDieReason)?.defect
+  const message = error instanceof Error ? error.message : String(error ?? Cause.pretty(cause))
+  return new UnhandledException({ message: `Tool call execution failed. Reason: ${message}` })
+}
+
+/**
+ * Builds a scheduler over the session's registry, workspace, approver, hooks and output pipeline.
+ *
+ * @category constructors
+ */
+export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) {
+  const registry = yield* ToolRegistry
+  const workspace = yield* Workspace
+  const approver = yield* Approver
+  const hooks = yield* ToolHooks
+  const pipeline = yield* OutputPipeline
+  const mode = yield* Ref.make<ApprovalMode>(options.mode ?? "default")
+  const alwaysApproved = yield* Ref.make<ReadonlySet<string>>(new Set())
+  const rules = options.rules ?? []
+  const maxConcurrency = Math.max(1, options.maxConcurrency ?? 10)
+
+  const resolvePaths = (invocation: Invocation) =>
+    Effect.forEach(invocation.pathParams, (p) =>
+      workspace.resolveReadable(p).pipe(Effect.map((abs) => [abs]), Effect.catch(() => Effect.succeed([]))))
+      .pipe(Effect.map((all) => all.flat()))
+
+  const prepare = Effect.fnUntraced(function*(call: ToolCall) {
+    const fail = (error: ToolError, paths: ReadonlyArray<string> = []): Prepared => ({ _tag: "Done", result: failureOf(call, error), paths })
+    const tool = yield* Effect.result(registry.ensure(call.name))
+    if (tool._tag === "Failure") return fail(tool.failure)
+    const built = yield* Effect.exit(tool.success.build(call.args))
+    if (Exit.isFailure(built)) return fail(toToolError(built.cause))
+    const invocation = built.value
+    const paths = yield* resolvePaths(invocation)
+    const permission = yield* Effect.exit(invocation.defaultPermission)
+    if (Exit.isFailure(permission)) return fail(toToolError(permission.cause), paths)
+    const decision = decide(
+      { tool: invocation.tool, defaultPermission: permission.value, paths, subject: tool.success.toAutoClassifierInput(invocation.params) },
+      { mode: yield* Ref.get(mode), rules, root: workspace.primaryRoot }
+    )
+    if (decision.permission === "deny") {
+      return fail(new ExecutionDenied({ message: deniedMessage(call.name, decision) }), paths)
+    }
+    if (decision.permission === "ask" && !(yield* Ref.get(alwaysApproved)).has(invocation.tool.name)) {
+      const details = yield* Effect.exit(invocation.confirmation)
+      if (Exit.isFailure(details)) return fail(toToolError(details.cause), paths)
+      const outcome = yield* approver.confirm({ tool: invocation.tool, description: invocation.description, details: details.value })
+      if (outcome._tag === "cancel") {
+        return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome.reason) } } as Prepared
+      }
+      if (outcome._tag === "proceed_always") yield* Ref.update(alwaysApproved, (s) => new Set(s).add(invocation.tool.name))
+    }
+    const verdict = yield* hooks.beforeCall(invocation)
+    if (verdict._tag === "Block") {
+      return fail(new ExecutionDenied({ message: `A hook blocked this ${call.name} call: ${verdict.reason}` }), paths)
+    }
+    return { _tag: "Ready", call, invocation, paths } as Prepared
+  })
+
+  const execute = (
+    ready: Extract<Prepared, { _tag: "Ready" }>,
+    onOutput: SchedulerOptions["onOutput"]
+  ): Effect.Effect<{ readonly result: CallResult; readonly raw?: ToolResult }> => {
+    const sink = onOutput ?? options.onOutput
+    const context: ExecuteContext = sink ? { onOutput: (chunk) => sink(ready.call.callId, chunk) } : {}
+    return Effect.gen(function*() {
+      const exit = yield* Effect.exit(ready.invocation.execute(context))
+      if (Exit.isSuccess(exit)) {
+        const r = exit.value
+        yield* hooks.afterCall({ invocation: ready.invocation, outcome: "success", data: r.data })
+        return {
+          raw: r,
+          result: {
+            _tag: "Success",
+            callId: ready.call.callId,
+            name: ready.call.name,
+            llmContent: r.llmContent,
+            display: r.display,
+            resultFilePaths: r.resultFilePaths ?? [],
+            data: r.data
+          } as CallResult
+        }
+      }
+      if (Cause.hasInterruptsOnly(exit.cause)) {
+        yield* hooks.afterCall({ invocation: ready.invocation, outcome: "cancelled" })
+        return yield* Effect.failCause(exit.cause)
+      }
+      const error = toToolError(exit.cause)
+      if (error._tag === "UnhandledException") yield* Effect.logError("toolwright: tool defect", exit.cause)
+      yield* hooks.afterCall({ invocation: ready.invocation, outcome: "failure" })
+      return { result: failureOf(ready.call, error) }
+    }) as Effect.Effect<{ readonly result: CallResult; readonly raw?: ToolResult }>
+  }
+
+  const runBatch = Effect.fn("Scheduler.runBatch")(function*(
+    calls: ReadonlyArray<ToolCall>,
+    runOptions: { readonly onOutput?: SchedulerOptions["onOutput"] } = {}
+  ) {
+    const prepared: Array<Prepared> = []
+    for (const call of calls) prepared.push(yield* prepare(call))
+    const results: Array<CallResult | undefined> = prepared.map((p) => (p._tag === "Done" ? p.result : undefined))
+    const indexed = prepared.flatMap((p, index) => (p._tag === "Ready" ? [{ p, index }] : []))
+    const runs = partitionByConcurrencySafety(indexed, ({ p }) => p.invocation.concurrencySafe)
+    for (const run of runs) {
+      const outs = yield* Effect.forEach(run.items, ({ p }) => execute(p, runOptions.onOutput), {
+        concurrency: run.parallel ? maxConcurrency : 1
+      })
+      run.items.forEach(({ index }, i) => {
+        results[index] = outs[i]!.result
+      })
+    }
+    const entries: Array<PipelineEntry> = results.map((result, index) => {
+      const p = prepared[index]!
+      return { result: result!, tool: p._tag === "Ready" ? p.invocation.tool : undefined }
+    })
+    const finalized = yield* pipeline.finalize(entries)
+    const touched = new Set<string>()
+    prepared.forEach((p) => p.paths.forEach((path) => touched.add(path)))
+    finalized.results.forEach((r) => {
+      if (r._tag === "Success") r.resultFilePaths.forEach((path) => touched.add(path))
+    })
+    return { results: finalized.results, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
+  })
+
+  return Scheduler.of({
+    runBatch,
+    runOne: (call, runOptions) => Effect.map(runBatch([call], runOptions), (batch) => batch.results[0]!),
+    setMode: (next) => Ref.set(mode, next),
+    mode: Ref.get(mode)
+  })
+})
+
+/** The scheduler layer. @category layers */
+export const layer = (
+  options: SchedulerOptions = {}
+): Layer.Layer<Scheduler, never, ToolRegistry | Workspace | Approver | ToolHooks | OutputPipeline> =>
+  Layer.effect(Scheduler, make(options))

@@ -1,0 +1,105 @@
+/**
+ * A whole session as one Layer: workspace, read cache, output store, registry (with `tool_search`
+ * and the built-in catalog), output pipeline, hooks and scheduler. Build one per conversation or
+ * MCP connection; two sessions share nothing mutable.
+ *
+ * @since 0.1.0
+ */
+import * as nodePath from "node:path"
+import { NodeServices } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import type { OutputLimits } from "../output/config.js"
+import { OutputPipeline } from "../output/pipeline.js"
+import { OutputStore } from "../output/store.js"
+import * as Registry from "../registry/registry.js"
+import { makeToolSearch } from "../registry/toolSearch.js"
+import { FileReadCache, type ReadEvidence } from "../session/readCache.js"
+import { newSessionId, Session } from "../session/session.js"
+import { ensureStateSubdir } from "../session/stateDir.js"
+import { makeWorkspace, Workspace, WorkspaceInitError } from "../session/workspace.js"
+import type { Approver } from "./approver.js"
+import { builtinFactories, type SessionServices } from "./catalog.js"
+import { ToolHooks } from "./hooks.js"
+import type { ApprovalMode, PermissionRule } from "./policy.js"
+import * as SchedulerModule from "./scheduler.js"
+
+/** Everything a session is configured with. @category models */
+export interface SessionOptions {
+  /** Workspace roots; relative paths resolve against the first. */
+  readonly roots: ReadonlyArray<string>
+  /** Where outputs, todos, tasks and backups go (default under the home directory). */
+  readonly stateDir?: string | undefined
+  readonly mode?: ApprovalMode | undefined
+  readonly rules?: ReadonlyArray<PermissionRule> | undefined
+  readonly maxConcurrency?: number | undefined
+  readonly readEvidence?: ReadEvidence | undefined
+  readonly outputLimits?: OutputLimits | undefined
+  /** Include the built-in tools (default true). */
+  readonly builtins?: boolean | undefined
+  /** More tools, loaded lazily like the built-ins. */
+  readonly tools?: ReadonlyArray<Registry.ToolFactory<SessionServices>> | undefined
+  readonly disabledTools?: Iterable<string> | undefined
+  readonly visibleTools?: Iterable<string> | undefined
+  /** Pre/post call hooks (default: none). */
+  readonly hooks?: Layer.Layer<ToolHooks> | undefined
+}
+
+/** The services a session provides. @category models */
+export type SessionContext =
+  | SessionServices
+  | Registry.ToolRegistry
+  | OutputPipeline
+  | ToolHooks
+  | SchedulerModule.Scheduler
+
+/**
+ * The session layer. The {@link Approver} is the door's: elicitation for `serve`, a prompt for the
+ * CLI, a double in tests.
+ *
+ * @category layers
+ */
+export const layer = (options: SessionOptions): Layer.Layer<SessionContext, WorkspaceInitError, Approver> =>
+  Layer.unwrap(Effect.gen(function*() {
+    const session = Session.of({ id: yield* Effect.sync(newSessionId), startedAt: Date.now() })
+    // The output dir lives in the state dir, which the workspace computes; it must exist before the
+    // workspace admits it as a readable directory.
+    const probe = yield* makeWorkspace({ roots: options.roots, ...(options.stateDir ? { stateDir: options.stateDir } : {}) })
+    const outputsRoot = yield* ensureStateSubdir(probe.stateDir, "outputs").pipe(
+      Effect.mapError((e) => new WorkspaceInitError({ message: `Cannot create the output directory: ${e.message}` }))
+    )
+    const outputDir = nodePath.join(outputsRoot, session.id)
+    const base = Layer.mergeAll(
+      Layer.succeed(Session, session),
+      Workspace.layer({
+        roots: options.roots,
+        ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+        extraReadableDirs: [outputsRoot]
+      }),
+      FileReadCache.layer(options.readEvidence ? { readEvidence: options.readEvidence } : {}),
+      OutputStore.layer({ dir: outputDir }).pipe(Layer.provide(NodeServices.layer)),
+      NodeServices.layer
+    )
+    const factories = [...(options.builtins === false ? [] : builtinFactories), ...(options.tools ?? [])]
+    const registry = Layer.effect(
+      Registry.ToolRegistry,
+      Effect.gen(function*() {
+        const registry = yield* Registry.make(factories, {
+          disabled: options.disabledTools,
+          visible: options.visibleTools
+        })
+        yield* registry.register(makeToolSearch(registry))
+        return registry
+      })
+    )
+    const middle = Layer.mergeAll(
+      registry,
+      OutputPipeline.layer(options.outputLimits),
+      options.hooks ?? ToolHooks.layerNoop
+    )
+    const scheduler = SchedulerModule.layer({
+      mode: options.mode,
+      rules: options.rules,
+      maxConcurrency: options.maxConcurrency ?? options.outputLimits?.maxToolConcurrency
+    })
+    return scheduler.pipe(Layer.provideMerge(middle), Layer.provideMerge(base))
+  }))

@@ -1,0 +1,286 @@
+/**
+ * The session's file-read cache: which files the model has read or written, and the (mtime, size)
+ * fingerprint they had then. Prior-read enforcement ({@link checkPriorRead}) and the read_file
+ * "unchanged" fast path consult it.
+ *
+ * Entries are keyed by `${dev}:${ino}`, so symlinks, hard links and case variants of one file
+ * collapse onto one entry. The cache does no I/O of its own (except `invalidateByPath`, which
+ * resolves the path): callers stat the file and pass the stats in. State lives in a `Ref`; one
+ * session owns one cache, subagents get their own.
+ *
+ * @since 0.1.0
+ */
+import * as path from "node:path"
+import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
+import { realpath } from "./fsEffect.js"
+import { addRange, coversLines, type LineRange, WHOLE_FILE } from "./lineRanges.js"
+
+/** Entries kept before the oldest insertion is evicted (FIFO; an upsert moves an entry to the back). @category constants */
+export const MAX_ENTRIES = 4096
+
+/** The stat fields the cache needs; a Node `fs.Stats` satisfies it. @category models */
+export interface FileIdentity {
+  readonly dev: number
+  readonly ino: number
+  readonly mtimeMs: number
+  readonly size: number
+}
+
+/** The canonical key of a file: `${dev}:${ino}`. @category constructors */
+export const inodeKey = (stats: Pick<FileIdentity, "dev" | "ino">): string => `${stats.dev}:${stats.ino}`
+
+/** One tracked file. @category models */
+export interface FileReadEntry {
+  /** `${dev}:${ino}`: the identity. */
+  readonly inodeKey: string
+  /** The last path seen for this inode (diagnostic; not used for lookup). */
+  readonly realPath: string
+  /** mtime (ms) at the last record. */
+  readonly mtimeMs: number
+  /** Size in bytes at the last record. */
+  readonly sizeBytes: number
+  /** Clock time (ms) of the last read or write. */
+  readonly lastReadAt?: number
+  /** Clock time (ms) of the last write. */
+  readonly lastWriteAt?: number
+  /** The last read showed the whole current content (no offset/limit/pages, not truncated). */
+  readonly lastReadWasFull: boolean
+  /** The last read produced plain text (not a binary/image/PDF/notebook payload). */
+  readonly lastReadCacheable: boolean
+  /** The full read is still quotable from conversation history (not microcompacted). */
+  readonly readResidentInHistory: boolean
+  /** With `readEvidence: "ranges"`: the 1-based line ranges seen at this fingerprint, merged. */
+  readonly seenLines?: ReadonlyArray<LineRange>
+}
+
+/** Result of `check`: never seen, seen but the fingerprint drifted, or seen and unchanged. @category models */
+export type FileReadCheck =
+  | { readonly state: "unknown" }
+  | { readonly state: "stale"; readonly entry: FileReadEntry }
+  | { readonly state: "fresh"; readonly entry: FileReadEntry }
+
+/** `"fingerprint"` (default): any read counts. `"ranges"`: also remember which lines were seen. @category models */
+export type ReadEvidence = "fingerprint" | "ranges"
+
+/** Options of {@link makeFileReadCache}. @category models */
+export interface FileReadCacheOptions {
+  /** FIFO bound; defaults to {@link MAX_ENTRIES}. */
+  readonly maxEntries?: number
+  /** Defaults to `"fingerprint"`. */
+  readonly readEvidence?: ReadEvidence
+  /** Opt-out: records become no-ops and `checkPriorRead` is skipped. */
+  readonly disabled?: boolean
+}
+
+/** What a read produced. @category models */
+export interface RecordReadOptions {
+  /** The read showed the whole current content (no offset/limit/pages and not truncated). */
+  readonly full: boolean
+  /** The content was plain text. */
+  readonly cacheable: boolean
+  /** With `readEvidence: "ranges"`: the lines shown (1-based, inclusive); a full read implies all. */
+  readonly lines?: LineRange
+}
+
+/** The operations of one session's read cache. @category models */
+export interface FileReadCacheService {
+  /** Which evidence reads leave (see {@link ReadEvidence}). */
+  readonly readEvidence: ReadEvidence
+  /** The opt-out: nothing is recorded and `checkPriorRead` always passes. */
+  readonly disabled: boolean
+  /** Records a successful read; flags are sticky-on-true at the same fingerprint, reset on drift. */
+  readonly recordRead: (absPath: string, stats: FileIdentity, options: RecordReadOptions) => Effect.Effect<FileReadEntry>
+  /** Records a successful write: the model authored every byte, so it counts as a full read. */
+  readonly recordWrite: (
+    absPath: string,
+    stats: FileIdentity,
+    options?: { readonly cacheable?: boolean }
+  ) => Effect.Effect<FileReadEntry>
+  /** `unknown` (no entry), `stale` (mtime or size differs) or `fresh`. */
+  readonly check: (stats: FileIdentity) => Effect.Effect<FileReadCheck>
+  /** The entry for an inode key. */
+  readonly get: (key: string) => Effect.Effect<Option.Option<FileReadEntry>>
+  /** Clears only `readResidentInHistory` (read rights stay); whether an entry existed. */
+  readonly markReadEvictedFromHistory: (stats: FileIdentity) => Effect.Effect<boolean>
+  /** Drops the entry of this inode. */
+  readonly invalidate: (stats: Pick<FileIdentity, "dev" | "ino">) => Effect.Effect<void>
+  /** Drops entries recorded under `absPath` or its resolved real path; how many were dropped. */
+  readonly invalidateByPath: (absPath: string) => Effect.Effect<number>
+  /** Drops every entry. */
+  readonly clear: Effect.Effect<void>
+  /** Drops entries last read more than `minutes` ago (`minutes` finite and ≥ 1, else no-op); how many. */
+  readonly evictNotAccessedSince: (minutes: number) => Effect.Effect<number>
+  /** Number of entries. */
+  readonly size: Effect.Effect<number>
+  /** Every entry, oldest insertion first. */
+  readonly entries: Effect.Effect<ReadonlyArray<FileReadEntry>>
+  /** Whether lines `start..end` were seen; in `"fingerprint"` mode any recorded read counts. */
+  readonly hasSeenLines: (key: string, start: number, end: number) => Effect.Effect<boolean>
+  /** Whether all `totalLines` lines were seen; in `"fingerprint"` mode any recorded read counts. */
+  readonly hasSeenWholeFile: (key: string, totalLines: number) => Effect.Effect<boolean>
+}
+
+/** The read cache of one session. @category services */
+export class FileReadCache extends Context.Service<FileReadCache, FileReadCacheService>()(
+  "toolwright/session/FileReadCache"
+) {
+  /** A fresh, empty cache per layer build. */
+  static readonly layer = (options: FileReadCacheOptions = {}): Layer.Layer<FileReadCache> =>
+    Layer.effect(FileReadCache, makeFileReadCache(options))
+}
+
+type Entries = ReadonlyMap<string, FileReadEntry>
+
+const checkEntry = (entry: FileReadEntry | undefined, stats: FileIdentity): FileReadCheck => {
+  if (entry === undefined) return { state: "unknown" }
+  const stale = entry.mtimeMs !== stats.mtimeMs || entry.sizeBytes !== stats.size
+  return { state: stale ? "stale" : "fresh", entry }
+}
+
+/** Builds an empty read cache (what {@link FileReadCache.layer} runs). @category constructors */
+export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Effect<FileReadCacheService> =>
+  Effect.gen(function*() {
+    const maxEntries = Math.max(1, options.maxEntries ?? MAX_ENTRIES)
+    const readEvidence = options.readEvidence ?? "fingerprint"
+    const disabled = options.disabled ?? false
+    const ranges = readEvidence === "ranges"
+    const state = yield* Ref.make<Entries>(new Map())
+
+    const upsert = (entries: Entries, entry: FileReadEntry): Entries => {
+      const next = new Map(entries)
+      next.delete(entry.inodeKey)
+      next.set(entry.inodeKey, entry)
+      for (const oldest of next.keys()) {
+        if (next.size <= maxEntries) break
+        next.delete(oldest)
+      }
+      return next
+    }
+    /** Builds the new entry from the current one and stores it, atomically; a disabled cache stores nothing. */
+    const record = (key: string, build: (existing: FileReadEntry | undefined) => FileReadEntry) =>
+      Ref.modify(state, (m): readonly [FileReadEntry, Entries] => {
+        const entry = build(m.get(key))
+        return [entry, disabled ? m : upsert(m, entry)]
+      })
+    const removeWhere = (drop: (entry: FileReadEntry) => boolean) =>
+      Ref.modify(state, (m): readonly [number, Entries] => {
+        const kept = new Map([...m].filter(([, e]) => !drop(e)))
+        return [m.size - kept.size, kept]
+      })
+
+    const recordRead = Effect.fn("FileReadCache.recordRead")(
+      function*(absPath: string, stats: FileIdentity, read: RecordReadOptions) {
+        const now = yield* Clock.currentTimeMillis
+        const key = inodeKey(stats)
+        const seen = read.full ? WHOLE_FILE : read.lines
+        return yield* record(key, (existing) => {
+          const same = existing !== undefined && existing.mtimeMs === stats.mtimeMs &&
+            existing.sizeBytes === stats.size
+          const prior = same ? existing.seenLines ?? [] : []
+          const seenLines = seen === undefined ? prior : addRange(prior, seen)
+          return {
+            inodeKey: key,
+            realPath: absPath,
+            mtimeMs: stats.mtimeMs,
+            sizeBytes: stats.size,
+            lastReadAt: now,
+            ...(existing?.lastWriteAt !== undefined ? { lastWriteAt: existing.lastWriteAt } : {}),
+            lastReadWasFull: same ? existing.lastReadWasFull || read.full : read.full,
+            lastReadCacheable: same ? existing.lastReadCacheable || read.cacheable : read.cacheable,
+            readResidentInHistory: read.full || (existing?.readResidentInHistory ?? false),
+            ...(ranges ? { seenLines } : {})
+          }
+        })
+      }
+    )
+
+    const recordWrite = Effect.fn("FileReadCache.recordWrite")(
+      function*(absPath: string, stats: FileIdentity, write: { readonly cacheable?: boolean } = {}) {
+        const now = yield* Clock.currentTimeMillis
+        const key = inodeKey(stats)
+        return yield* record(key, () => ({
+          inodeKey: key,
+          realPath: absPath,
+          mtimeMs: stats.mtimeMs,
+          sizeBytes: stats.size,
+          lastReadAt: now,
+          lastWriteAt: now,
+          lastReadWasFull: true,
+          lastReadCacheable: write.cacheable ?? true,
+          readResidentInHistory: true,
+          ...(ranges ? { seenLines: [WHOLE_FILE] } : {})
+        }))
+      }
+    )
+
+    const get = Effect.fn("FileReadCache.get")(function*(key: string) {
+      return Option.fromNullishOr((yield* Ref.get(state)).get(key))
+    })
+
+    const check = Effect.fn("FileReadCache.check")(function*(stats: FileIdentity) {
+      return checkEntry((yield* Ref.get(state)).get(inodeKey(stats)), stats)
+    })
+
+    const markReadEvictedFromHistory = Effect.fn("FileReadCache.markReadEvictedFromHistory")(
+      function*(stats: FileIdentity) {
+        return yield* Ref.modify(state, (m): readonly [boolean, Entries] => {
+          const key = inodeKey(stats)
+          const entry = m.get(key)
+          if (entry === undefined) return [false, m]
+          return [true, new Map(m).set(key, { ...entry, readResidentInHistory: false })]
+        })
+      }
+    )
+
+    const invalidate = Effect.fn("FileReadCache.invalidate")(function*(stats: Pick<FileIdentity, "dev" | "ino">) {
+      yield* Ref.update(state, (m) => {
+        const next = new Map(m)
+        next.delete(inodeKey(stats))
+        return next
+      })
+    })
+
+    const invalidateByPath = Effect.fn("FileReadCache.invalidateByPath")(function*(absPath: string) {
+      const resolved = path.resolve(absPath)
+      const real = yield* Effect.option(realpath(resolved))
+      const names = new Set([absPath, resolved, ...Option.toArray(real)])
+      return yield* removeWhere((e) => names.has(e.realPath) || names.has(path.resolve(e.realPath)))
+    })
+
+    const evictNotAccessedSince = Effect.fn("FileReadCache.evictNotAccessedSince")(function*(minutes: number) {
+      if (!Number.isFinite(minutes) || minutes < 1) return 0
+      const cutoff = (yield* Clock.currentTimeMillis) - minutes * 60_000
+      return yield* removeWhere((e) => (e.lastReadAt ?? Number.NEGATIVE_INFINITY) < cutoff)
+    })
+
+    const readEntry = (key: string) => Effect.map(Ref.get(state), (m) => m.get(key))
+    const hasSeenLines = Effect.fn("FileReadCache.hasSeenLines")(function*(key: string, start: number, end: number) {
+      const entry = yield* readEntry(key)
+      if (entry?.lastReadAt === undefined) return false
+      return ranges ? coversLines(entry.seenLines ?? [], start, end) : true
+    })
+    const hasSeenWholeFile = Effect.fn("FileReadCache.hasSeenWholeFile")(function*(key: string, totalLines: number) {
+      const entry = yield* readEntry(key)
+      if (entry?.lastReadAt === undefined) return false
+      if (!ranges || totalLines <= 0) return true
+      return coversLines(entry.seenLines ?? [], 1, totalLines)
+    })
+
+    return FileReadCache.of({
+      readEvidence,
+      disabled,
+      recordRead,
+      recordWrite,
+      check,
+      get,
+      markReadEvictedFromHistory,
+      invalidate,
+      invalidateByPath,
+      clear: Ref.set(state, new Map()),
+      evictNotAccessedSince,
+      size: Effect.map(Ref.get(state), (m) => m.size),
+      entries: Effect.map(Ref.get(state), (m) => [...m.values()]),
+      hasSeenLines,
+      hasSeenWholeFile
+    })
+  })

@@ -1,0 +1,57 @@
+/**
+ * Pure text helpers of the `edit` tool: the matching ladder that turns a model's approximate
+ * old_string into the file's real slice, literal replacement, and the post-edit snippet.
+ *
+ * @since 0.1.0
+ */
+
+/** The first real slice of a haystack a needle stands for (reference semantics). */
+export { findMatchedSlice } from "./slice.js"
+/** Replaces old_string by the file's real slice; new_string stays verbatim (reference semantics). */
+export { normalizeEditStrings } from "./slice.js"
+/** Removes one trailing `\r\n`, `\n` or `\r`. */
+export { removeTrailingNewline } from "./slice.js"
+/** A matched slice and whether the needle's final empty line had to be dropped. */
+export type { MatchedSlice } from "./slice.js"
+/** The canonical old and new strings of an edit. */
+export type { NormalizedEditStrings } from "./slice.js"
+/** A deletion takes the line break after old_string when the file has one (reference semantics). */
+export { maybeAugmentOldStringForDeletion } from "./replace.js"
+/** Counts non-overlapping occurrences; an empty needle counts 0. */
+export { countOccurrences } from "./replace.js"
+/** Literal replace-all; `$` patterns in new_string are never interpreted. */
+export { applyReplacement } from "./replace.js"
+/** A half-open range of UTF-16 offsets. */
+export type { Span } from "./replace.js"
+/** The changed region of the new content with context lines, or null. */
+export { extractEditSnippet } from "./snippet.js"
+/** Context lines around the snippet's changed region (4). */
+export { SNIPPET_CONTEXT_LINES } from "./snippet.js"
+/** Largest changed region that still gets a snippet (1000 lines). */
+export { SNIPPET_MAX_LINES } from "./snippet.js"
+/** The snippet of an edited file (1-based inclusive lines). */
+export type { EditSnippet } from "./snippet.js"
+/** Runs the whole matching ladder and returns the match as data or a typed miss. */
+export { resolveEdit } from "./resolve.js"
+/** Options of `resolveEdit`: `replaceAll`, `expectedOccurrences`. */
+export type { ResolveEditOptions } from "./resolve.js"
+/** The result of `resolveEdit`. */
+export type { EditResolution } from "./resolve.js"
+/** A resolved edit with its rung, real slice, adjusted new_string, position and new content. */
+export type { EditMatch } from "./resolve.js"
+/** old_string matched nowhere, with the closest near-miss when there is one. */
+export type { EditNoMatch } from "./resolve.js"
+/** A non-exact needle matched several places; the edit is refused. */
+export type { EditAmbiguous } from "./resolve.js"
+/** The exact needle was found a different number of times than expected. */
+export type { EditOccurrenceMismatch } from "./resolve.js"
+/** The rung of the ladder that produced a match. */
+export type { Rung } from "./rungs.js"
+/** The closest near-miss: line, expected and actual text, and a short character diff. */
+export type { NearMiss } from "./nearMiss.js"
+/** A one-line character diff of expected vs actual text. */
+export { characterDiff } from "./nearMiss.js"
+/** The look-alike → ASCII folding table used for matching only. */
+export { UNICODE_EQUIVALENTS } from "./unicode.js"
+/** Folds look-alike characters to ASCII without changing the length. */
+export { normalizeUnicode } from "./unicode.js"

@@ -1,0 +1,147 @@
+/**
+ * `resolveEdit`: the whole matching ladder, returning the match as data or a typed miss.
+ *
+ * Rungs, first hit wins: exact → unicode_normalized → trim_end_lines →
+ * normalized_trim_end_lines → dropped_trailing_empty_line (the reference ladder) →
+ * indentation_shift → unescaped. The written text is always the file's real slice replaced by
+ * new_string verbatim (only the last two rungs adjust new_string, and only as described there).
+ *
+ * Occurrences: the exact rung reports a count that differs from `expectedOccurrences` (default
+ * 1, or "any" with `replaceAll`) as `OccurrenceMismatch`. A fuzzy rung never picks among
+ * places: two or more is `Ambiguous`, except that with `replaceAll` (or a matching
+ * `expectedOccurrences`) a reference fuzzy rung may edit them all when every place is
+ * byte-identical. The two extra rungs are used only when their match is unique.
+ *
+ * @since 0.1.0
+ */
+import { indentationShift } from "./indent.js"
+import { findNearMiss, type NearMiss } from "./nearMiss.js"
+import { type Span, spliceSpans, widenDeletion } from "./replace.js"
+import { type Candidates, Haystack, referenceRungs, type Rung } from "./rungs.js"
+import { unescaped } from "./unescape.js"
+
+/** Options of {@link resolveEdit}. */
+export interface ResolveEditOptions {
+  /** Edit every place (exact rung: any count ≥ 1 is fine). */
+  readonly replaceAll?: boolean | undefined
+  /** The number of places the caller expects; a different count is a mismatch. */
+  readonly expectedOccurrences?: number | undefined
+}
+
+/** A resolved edit: where it lands, what is really replaced, and the content after it. */
+export interface EditMatch {
+  readonly _tag: "Match"
+  readonly rung: Rung
+  readonly occurrences: number
+  /** The file's real text at the first place (never the model's approximation). */
+  readonly oldString: string
+  /** The text written at every place (new_string, adjusted only by the last rungs). */
+  readonly newString: string
+  /** 1-based first and last line of the first place. */
+  readonly startLine: number
+  readonly endLine: number
+  /** Offsets of the first place in the original content. */
+  readonly startOffset: number
+  readonly endOffset: number
+  readonly newContent: string
+}
+
+/** old_string matched nowhere; `nearMiss` points at the closest place when one is found. */
+export interface EditNoMatch {
+  readonly _tag: "NoMatch"
+  readonly nearMiss?: NearMiss
+}
+
+/** A non-exact needle matched several places; nothing is edited. */
+export interface EditAmbiguous {
+  readonly _tag: "Ambiguous"
+  readonly rung: Rung
+  readonly occurrences: number
+}
+
+/** The exact needle was found a different number of times than expected. */
+export interface EditOccurrenceMismatch {
+  readonly _tag: "OccurrenceMismatch"
+  readonly expected: number
+  readonly occurrences: number
+}
+
+/** Everything {@link resolveEdit} can answer. */
+export type EditResolution = EditMatch | EditNoMatch | EditAmbiguous | EditOccurrenceMismatch
+
+const REFERENCE_FUZZY: ReadonlySet<Rung> = new Set<Rung>([
+  "unicode_normalized",
+  "trim_end_lines",
+  "normalized_trim_end_lines"
+])
+
+const countBreaks = (text: string, from: number, to: number): number => {
+  let count = 0
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) count++
+  return count
+}
+
+const allIdentical = (content: string, spans: ReadonlyArray<Span>): boolean => {
+  const [first] = spans
+  if (first === undefined) return true
+  const text = content.slice(first[0], first[1])
+  return spans.every(([start, end]) => end - start === text.length && content.startsWith(text, start))
+}
+
+const judge = (
+  content: string,
+  found: Candidates,
+  options: ResolveEditOptions
+): EditAmbiguous | EditOccurrenceMismatch | undefined => {
+  const occurrences = found.spans.length
+  const expected = options.expectedOccurrences
+  if (found.rung === "exact") {
+    const wanted = expected ?? (options.replaceAll === true ? undefined : 1)
+    return wanted !== undefined && wanted !== occurrences
+      ? { _tag: "OccurrenceMismatch", expected: wanted, occurrences }
+      : undefined
+  }
+  if (occurrences > 1) {
+    const several = REFERENCE_FUZZY.has(found.rung) &&
+      (expected === undefined ? options.replaceAll === true : expected === occurrences) &&
+      allIdentical(content, found.spans)
+    return several ? undefined : { _tag: "Ambiguous", rung: found.rung, occurrences }
+  }
+  return expected !== undefined && expected !== 1
+    ? { _tag: "OccurrenceMismatch", expected, occurrences }
+    : undefined
+}
+
+/** Runs the matching ladder for one edit and returns the match as data, or why it cannot be applied. */
+export const resolveEdit = (
+  content: string,
+  oldString: string,
+  newString: string,
+  options: ResolveEditOptions = {}
+): EditResolution => {
+  if (oldString === "") return { _tag: "NoMatch" }
+  const h = new Haystack(content)
+  const found = referenceRungs(h, oldString, newString) ?? indentationShift(h, oldString, newString) ??
+    unescaped(h, oldString, newString)
+  if (found === undefined) {
+    const nearMiss = findNearMiss(h.table(), oldString)
+    return nearMiss === undefined ? { _tag: "NoMatch" } : { _tag: "NoMatch", nearMiss }
+  }
+  const refused = judge(content, found, options)
+  if (refused !== undefined) return refused
+  const spans = found.newString === "" ? found.spans.map((span) => widenDeletion(content, span)) : found.spans
+  const [start, end] = spans[0]!
+  const startLine = countBreaks(content, 0, start) + 1
+  return {
+    _tag: "Match",
+    rung: found.rung,
+    occurrences: spans.length,
+    oldString: content.slice(start, end),
+    newString: found.newString,
+    startLine,
+    endLine: startLine + countBreaks(content, start, end - 1),
+    startOffset: start,
+    endOffset: end,
+    newContent: spliceSpans(content, spans, found.newString)
+  }
+}

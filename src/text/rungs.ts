@@ -1,0 +1,125 @@
+/**
+ * The reference rungs of the matching ladder, as `resolveEdit` runs them: each rung collects
+ * EVERY non-overlapping place it matches, so a fuzzy needle that fits two places can be refused
+ * instead of silently taking the first.
+ *
+ * Unlike the reference's line passes, a needle ending in a line break is compared as its lines
+ * plus "a line break follows" (the reference compares the empty string after the break with the
+ * next file line, so `x  \n` against `x\nx\n` would only find the second `x`).
+ *
+ * @since 0.1.0
+ */
+import { type InternedPattern, internPattern, LineTable, lineIds, restKey, splitNeedle } from "./lines.js"
+import { type LinePass, lineSpan, scanLines } from "./passes.js"
+import { literalSpans, type Span } from "./replace.js"
+import { removeTrailingNewline } from "./slice.js"
+import { hasUnicodeEquivalents, normalizeUnicode } from "./unicode.js"
+
+/** Which rung of the ladder produced a match. */
+export type Rung =
+  | "exact"
+  | "unicode_normalized"
+  | "trim_end_lines"
+  | "normalized_trim_end_lines"
+  | "dropped_trailing_empty_line"
+  | "indentation_shift"
+  | "unescaped"
+
+/** The places one rung matched, in file order, and the new_string to write there. */
+export interface Candidates {
+  readonly rung: Rung
+  readonly spans: ReadonlyArray<Span>
+  readonly newString: string
+}
+
+/** The file being edited, with its folded text and line table built on first use. */
+export class Haystack {
+  private foldedText: string | undefined
+  private lineTable: LineTable | undefined
+  private rest: { readonly needle: string; readonly pattern: InternedPattern; readonly ids: Int32Array } | undefined
+
+  constructor(readonly content: string) {}
+
+  /** The content with look-alikes folded (same length; the same string when there are none). */
+  folded(): string {
+    if (this.foldedText === undefined) this.foldedText = normalizeUnicode(this.content)
+    return this.foldedText
+  }
+
+  /** The content's line table. */
+  table(): LineTable {
+    if (this.lineTable === undefined) this.lineTable = new LineTable(this.content, () => this.folded())
+    return this.lineTable
+  }
+
+  /**
+   * Every file line's id against the needle lines, both keyed without indentation and trailing
+   * whitespace (look-alikes folded); computed once per needle.
+   */
+  restIds(needleLines: ReadonlyArray<string>): { readonly pattern: InternedPattern; readonly ids: Int32Array } {
+    const needle = needleLines.join("\n")
+    if (this.rest === undefined || this.rest.needle !== needle) {
+      const table = this.table()
+      const pattern = internPattern(needleLines.map(restKey))
+      this.rest = { needle, pattern, ids: lineIds(this.folded(), table.indentEnds(), table.trimmedEnds(), pattern) }
+    }
+    return this.rest
+  }
+}
+
+const exact = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
+  const spans = literalSpans(h.content, needle)
+  return spans.length > 0 ? { rung: "exact", spans, newString } : undefined
+}
+
+const unicode = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
+  const foldedNeedle = normalizeUnicode(needle)
+  const folded = h.folded()
+  if (foldedNeedle === needle && folded === h.content) return undefined
+  const spans = literalSpans(folded, foldedNeedle)
+  return spans.length > 0 ? { rung: "unicode_normalized", spans, newString } : undefined
+}
+
+const lines = (
+  h: Haystack,
+  needle: string,
+  newString: string,
+  pass: LinePass,
+  rung: Rung
+): Candidates | undefined => {
+  const table = h.table()
+  const { endsWithBreak, lines } = splitNeedle(needle)
+  const n = lines.length
+  const accept = endsWithBreak ? (start: number) => table.hasBreakAfter(start + n - 1) : undefined
+  const starts = scanLines(table, lines, pass, accept)
+  if (starts.length === 0) return undefined
+  return { rung, spans: starts.map((start) => lineSpan(table, start, n, endsWithBreak)), newString }
+}
+
+/** The one window a needle ending in a break can still take: the file's last lines, with no break after them. */
+const droppedTrailingEmptyLine = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
+  const { endsWithBreak, lines } = splitNeedle(needle)
+  const table = h.table()
+  const start = table.count - lines.length
+  if (!endsWithBreak || start < 0) return undefined
+  for (let j = 0; j < lines.length; j++) {
+    const fileLine = normalizeUnicode(table.line(start + j)).trimEnd()
+    if (fileLine !== normalizeUnicode(lines[j]!).trimEnd()) return undefined
+  }
+  return {
+    rung: "dropped_trailing_empty_line",
+    spans: [lineSpan(table, start, lines.length, false)],
+    newString: removeTrailingNewline(newString)
+  }
+}
+
+/** Runs the reference rungs in order; the first rung that matches anywhere decides. */
+export const referenceRungs = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
+  if (needle === "") return undefined
+  const direct = exact(h, needle, newString) ?? unicode(h, needle, newString) ??
+    lines(h, needle, newString, "trim_end", "trim_end_lines")
+  if (direct !== undefined) return direct
+  const folds = hasUnicodeEquivalents(needle) || h.folded() !== h.content
+  return (folds ? lines(h, needle, newString, "fold_trim_end", "normalized_trim_end_lines") : undefined) ??
+    droppedTrailingEmptyLine(h, needle, newString)
+}

@@ -1,0 +1,84 @@
+/**
+ * The reference slice finder (`findMatchedSlice`) and `normalizeEditStrings`, with the
+ * reference's exact semantics: literal → folded look-alikes → line passes → line passes without
+ * the needle's final empty line. Each step returns the FIRST hit; the richer `resolveEdit`
+ * refuses ambiguous fuzzy hits instead.
+ *
+ * @since 0.1.0
+ */
+import { LineTable } from "./lines.js"
+import { LINE_PASSES, lineSpan, scanLines } from "./passes.js"
+import { normalizeUnicode } from "./unicode.js"
+
+/** A real slice of the file standing for the model's needle. */
+export interface MatchedSlice {
+  readonly slice: string
+  readonly removedTrailingFinalEmptyLine: boolean
+}
+
+/** Old and new strings after normalisation against the file. */
+export interface NormalizedEditStrings {
+  readonly oldString: string
+  readonly newString: string
+}
+
+const firstWindow = (table: LineTable, lines: ReadonlyArray<string>): number | undefined => {
+  for (const pass of LINE_PASSES) {
+    const [start] = scanLines(table, lines, pass, undefined, 1)
+    if (start !== undefined) return start
+  }
+  return undefined
+}
+
+const findLineBasedMatch = (haystack: string, needle: string): MatchedSlice | null => {
+  const table = new LineTable(haystack)
+  // The reference keeps the empty string after a final "\n" as a pattern line that must match a file line.
+  const lines = needle.split("\n")
+  const endsWithBreak = needle.endsWith("\n")
+  const start = firstWindow(table, lines)
+  if (start !== undefined) {
+    const [from, to] = lineSpan(table, start, lines.length - (endsWithBreak ? 1 : 0), endsWithBreak)
+    return { slice: haystack.slice(from, to), removedTrailingFinalEmptyLine: false }
+  }
+  if (lines[lines.length - 1] === "") {
+    const shorter = lines.slice(0, -1)
+    if (shorter.length === 0) return null
+    const again = firstWindow(table, shorter)
+    if (again !== undefined) {
+      const [from, to] = lineSpan(table, again, shorter.length, false)
+      return { slice: haystack.slice(from, to), removedTrailingFinalEmptyLine: true }
+    }
+  }
+  return null
+}
+
+/** The first real slice of `haystack` that the model's `needle` stands for, or null (reference semantics). */
+export const findMatchedSlice = (haystack: string, needle: string): MatchedSlice | null => {
+  if (needle === "") return null
+  const literal = haystack.indexOf(needle)
+  if (literal !== -1) return { slice: needle, removedTrailingFinalEmptyLine: false }
+  const folded = normalizeUnicode(haystack).indexOf(normalizeUnicode(needle))
+  if (folded !== -1) {
+    return { slice: haystack.slice(folded, folded + needle.length), removedTrailingFinalEmptyLine: false }
+  }
+  return findLineBasedMatch(haystack, needle)
+}
+
+/** Removes one trailing line break (`\r\n`, `\n` or `\r`) from `text`. */
+export const removeTrailingNewline = (text: string): string =>
+  text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") || text.endsWith("\r") ? text.slice(0, -1) : text
+
+/** Replaces old_string by the file's real slice; new_string is kept verbatim (reference semantics). */
+export const normalizeEditStrings = (
+  fileContent: string | null,
+  oldString: string,
+  newString: string
+): NormalizedEditStrings => {
+  if (fileContent === null || oldString === "") return { oldString, newString }
+  const found = findMatchedSlice(fileContent, oldString)
+  if (found === null) return { oldString, newString }
+  return {
+    oldString: found.slice,
+    newString: found.removedTrailingFinalEmptyLine ? removeTrailingNewline(newString) : newString
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The tool model: how a tool is defined, validated, invoked and described to models.
+ *
+ * @since 0.1.0
+ */
+export * from "./annotations.js"
+export * from "./declarations.js"
+export * from "./errors.js"
+export * from "./kind.js"
+export * from "./permission.js"
+export * from "./result.js"
+export * from "./tool.js"
+export * from "./outcome.js"

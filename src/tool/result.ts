@@ -1,0 +1,76 @@
+/**
+ * What a tool call returns: the parts the model sees, what a person sees, and the files it touched.
+ *
+ * @since 0.1.0
+ */
+
+/** A text part of the model-facing content. @category models */
+export interface TextPart {
+  readonly type: "text"
+  readonly text: string
+}
+
+/** An image (or other media) part, base64-encoded. @category models */
+export interface MediaPart {
+  readonly type: "image" | "audio" | "file"
+  readonly data: string
+  readonly mimeType: string
+}
+
+/** One part of what the model sees. @category models */
+export type LlmPart = TextPart | MediaPart
+
+/** A unified diff of one file, for people. @category models */
+export interface FileDiffDisplay {
+  readonly _tag: "FileDiff"
+  readonly fileName: string
+  readonly diff: string
+  readonly originalContent: string | null
+  readonly newContent: string
+}
+
+/** A todo list, for people. @category models */
+export interface TodoListDisplay {
+  readonly _tag: "TodoList"
+  readonly todos: ReadonlyArray<{ readonly id: string; readonly content: string; readonly status: string }>
+}
+
+/** Terminal output with colours kept (ANSI), for people. @category models */
+export interface AnsiOutputDisplay {
+  readonly _tag: "AnsiOutput"
+  readonly ansi: string
+}
+
+/** What a person sees for a call: plain text or a structured view. @category models */
+export type Display = string | FileDiffDisplay | TodoListDisplay | AnsiOutputDisplay
+
+/**
+ * A successful tool result. `data` is the typed success value for programs that call the tool
+ * directly; doors ignore it.
+ *
+ * @category models
+ */
+export interface ToolResult<A = unknown> {
+  readonly llmContent: ReadonlyArray<LlmPart>
+  readonly display: Display
+  readonly resultFilePaths?: ReadonlyArray<string> | undefined
+  readonly data: A
+}
+
+/** A text part. @category constructors */
+export const text = (value: string): TextPart => ({ type: "text", text: value })
+
+/** A result whose model-facing content is one text part. @category constructors */
+export const textResult = <A = void>(
+  llmText: string,
+  options: { readonly display?: Display; readonly data?: A; readonly resultFilePaths?: ReadonlyArray<string> } = {}
+): ToolResult<A> => ({
+  llmContent: [text(llmText)],
+  display: options.display ?? llmText,
+  data: options.data as A,
+  ...(options.resultFilePaths ? { resultFilePaths: options.resultFilePaths } : {})
+})
+
+/** The text parts of a result joined by newlines. @category getters */
+export const llmText = (parts: ReadonlyArray<LlmPart>): string =>
+  parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n")

@@ -1,0 +1,236 @@
+/**
+ * A tool, defined once: its name, what it does, its params as a Schema, and how a validated call
+ * runs. `build` is the only way to an {@link Invocation}, so nothing executes unvalidated params.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema, SchemaIssue } from "effect"
+import { pathFieldsOf } from "./annotations.js"
+import { InvalidToolParams } from "./errors.js"
+import { CONCURRENCY_SAFE_KINDS, type Kind } from "./kind.js"
+import type { ConfirmationDetails, Permission } from "./permission.js"
+import type { Display, ToolResult } from "./result.js"
+
+/** The params of every tool are a struct. @category models */
+export type ToolParams = Schema.Struct<Schema.Struct.Fields>
+
+/** How much of an over-long output survives truncation. @category models */
+export type TruncateKeep = "head" | "tail" | "both"
+
+/** A chunk of live output while a call runs (shell output, MCP progress). @category models */
+export type LiveOutput = Display
+
+/** What an executing call may use besides its params. @category models */
+export interface ExecuteContext {
+  /** Receives live output; throttling is the tool's job. */
+  readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+}
+
+/**
+ * What a tool computes from validated params: a description, the paths it touches, its default
+ * permission, what to show before asking, and the execution itself.
+ *
+ * @category models
+ */
+export interface InvocationSpec<A, E> {
+  readonly description: string
+  readonly locations?: ReadonlyArray<string> | undefined
+  /** Default `allow`. Policy rules and the approval mode start from this. */
+  readonly defaultPermission?: Effect.Effect<Permission, E> | undefined
+  /** Default: an `info` prompt showing the description. */
+  readonly confirmation?: Effect.Effect<ConfirmationDetails, E> | undefined
+  /** Whether this call may run in parallel with its neighbours. Default: by Kind (Read, Search, Fetch). */
+  readonly concurrencySafe?: boolean | undefined
+  /** Interruption is cancellation. */
+  readonly execute: (context: ExecuteContext) => Effect.Effect<ToolResult<A>, E>
+}
+
+/**
+ * Everything needed to define a tool.
+ *
+ * `validate` is for value checks the Schema cannot express (return a message naming the field);
+ * `invoke` may also fail (a path outside the workspace, say) before anything runs.
+ *
+ * @category models
+ */
+export interface ToolSpec<Name extends string, P extends ToolParams, A, E, BE> {
+  readonly name: Name
+  readonly displayName: string
+  readonly description: string
+  readonly kind: Kind
+  readonly params: P
+  readonly shouldDefer?: boolean | undefined
+  readonly alwaysLoad?: boolean | undefined
+  readonly searchHint?: string | undefined
+  /** `undefined`: the global default budget; `Infinity`: the tool manages its own output size. */
+  readonly maxOutputChars?: number | undefined
+  readonly truncateKeep?: TruncateKeep | undefined
+  /** Set for tools that come from an MCP server. */
+  readonly serverName?: string | undefined
+  /** What an automatic approval classifier may see of the params. Default `''`: nothing leaks. */
+  readonly toAutoClassifierInput?: ((params: P["Type"]) => string) | undefined
+  readonly validate?: ((params: P["Type"]) => string | undefined) | undefined
+  readonly invoke: (params: P["Type"]) => Effect.Effect<InvocationSpec<A, E>, BE>
+}
+
+/**
+ * A validated call, ready for policy, confirmation and execution. Only {@link Tool.build} makes one.
+ *
+ * @category models
+ */
+export class Invocation<P = unknown, A = unknown, E = unknown> {
+  readonly #spec: InvocationSpec<A, E>
+  private constructor(readonly tool: ToolInfo, readonly params: P, spec: InvocationSpec<A, E>) {
+    this.#spec = spec
+  }
+  /** One line for people and logs. */
+  get description(): string {
+    return this.#spec.description
+  }
+  /** Paths this call touches (absolute). */
+  get locations(): ReadonlyArray<string> {
+    return this.#spec.locations ?? []
+  }
+  /** The permission the tool asks for before rules and modes apply. */
+  get defaultPermission(): Effect.Effect<Permission, E> {
+    return this.#spec.defaultPermission ?? Effect.succeed("allow")
+  }
+  /** What a person is shown before an `ask` call runs. */
+  get confirmation(): Effect.Effect<ConfirmationDetails, E> {
+    return this.#spec.confirmation ??
+      Effect.succeed({ type: "info", title: `Confirm ${this.tool.displayName}`, prompt: this.#spec.description })
+  }
+  /** Whether this call may run in parallel with its neighbours. */
+  get concurrencySafe(): boolean {
+    return this.#spec.concurrencySafe ?? CONCURRENCY_SAFE_KINDS.has(this.tool.kind)
+  }
+  /** Runs the call. */
+  execute(context: ExecuteContext = {}): Effect.Effect<ToolResult<A>, E> {
+    return this.#spec.execute(context)
+  }
+  /** The values of the params annotated as paths (as given, not resolved). */
+  get pathParams(): ReadonlyArray<string> {
+    const params = this.params as Record<string, unknown>
+    return this.tool.pathFields.flatMap((key) => {
+      const value = params[key]
+      return typeof value === "string" && value.length > 0 ? [value] : []
+    })
+  }
+}
+
+type InvocationConstructor = new <P, A, E>(tool: ToolInfo, params: P, spec: InvocationSpec<A, E>) => Invocation<P, A, E>
+const makeInvocation = Invocation as unknown as InvocationConstructor
+
+/** The static facts about a tool, without its behaviour. @category models */
+export interface ToolInfo {
+  readonly name: string
+  readonly displayName: string
+  readonly description: string
+  readonly kind: Kind
+  readonly shouldDefer: boolean
+  readonly alwaysLoad: boolean
+  readonly searchHint: string | undefined
+  readonly maxOutputChars: number | undefined
+  readonly truncateKeep: TruncateKeep
+  readonly serverName: string | undefined
+  /** Keys of the params annotated as paths. */
+  readonly pathFields: ReadonlyArray<string>
+  /** The JSON Schema of the params, as sent to models. */
+  readonly parametersJsonSchema: JsonSchemaObject
+}
+
+/** A JSON Schema object. @category models */
+export type JsonSchemaObject = { readonly [key: string]: unknown }
+
+/**
+ * A defined tool.
+ *
+ * @category models
+ */
+export interface Tool<Name extends string = string, P extends ToolParams = ToolParams, A = unknown, E = unknown, BE = unknown>
+  extends ToolInfo
+{
+  readonly name: Name
+  readonly params: P
+  /** What an automatic approval classifier may see of the params. */
+  toAutoClassifierInput(params: P["Type"]): string
+  /** Decodes raw (JSON) args, runs the value checks, and yields an invocation. */
+  build(args: unknown): Effect.Effect<Invocation<P["Type"], A, E>, InvalidToolParams | BE>
+  /**
+   * Calls the tool straight from an Effect program: typed params, typed success, typed errors; no
+   * policy or output budget (use the scheduler for those).
+   */
+  call(params: P["Encoded"], context?: ExecuteContext): Effect.Effect<ToolResult<A>, InvalidToolParams | BE | E>
+  /** The same tool under another name (an MCP tool renamed on a name clash). */
+  withName(name: string): Tool<string, P, A, E, BE>
+}
+
+/** A tool with its types erased, as the registry holds it. @category models */
+export type AnyTool = Tool<string, ToolParams, unknown, unknown, unknown>
+
+/** The success type of a tool's calls. @category models */
+export type ToolSuccess<T> = T extends Tool<any, any, infer A, any, any> ? A : never
+
+/** The errors a tool's calls can fail with. @category models */
+export type ToolFailure<T> = T extends Tool<any, any, any, infer E, infer BE> ? E | BE | InvalidToolParams : never
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** Turns a Schema decoding failure into a message that names each field and its problem. @category errors */
+export const describeSchemaError = (error: Schema.SchemaError): string =>
+  formatIssues(error.issue).issues.map((issue) => {
+    const path = (issue.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? p.key : p))
+    return path.length === 0 ? `params: ${issue.message}` : `params.${path.join(".")}: ${issue.message}`
+  }).join("; ")
+
+/** The JSON Schema of a params struct, flat (definitions inlined as `$defs`), no extra keys allowed. @category getters */
+export const paramsJsonSchema = (params: ToolParams): JsonSchemaObject => {
+  const doc = Schema.toJsonSchemaDocument(params, { onExcessProperty: "error" })
+  const schema = doc.schema as Record<string, unknown>
+  const { title: _title, ...rest } = schema
+  return Object.keys(doc.definitions).length > 0 ? { ...rest, $defs: doc.definitions } : rest
+}
+
+/**
+ * Defines a tool.
+ *
+ * @category constructors
+ */
+export const defineTool = <const Name extends string, P extends ToolParams, A, E, BE = never>(
+  spec: ToolSpec<Name, P, A, E, BE>
+): Tool<Name, P, A, E, BE> => {
+  const decode = Schema.decodeUnknownEffect(spec.params as unknown as Schema.Codec<P["Type"], unknown>)
+  const info: ToolInfo = {
+    name: spec.name,
+    displayName: spec.displayName,
+    description: spec.description,
+    kind: spec.kind,
+    shouldDefer: spec.shouldDefer ?? false,
+    alwaysLoad: spec.alwaysLoad ?? false,
+    searchHint: spec.searchHint,
+    maxOutputChars: spec.maxOutputChars,
+    truncateKeep: spec.truncateKeep ?? "both",
+    serverName: spec.serverName,
+    pathFields: pathFieldsOf(spec.params),
+    parametersJsonSchema: paramsJsonSchema(spec.params)
+  }
+  const build = (args: unknown): Effect.Effect<Invocation<P["Type"], A, E>, InvalidToolParams | BE> =>
+    Effect.gen(function*() {
+      const params = yield* decode(args ?? {}, { errors: "all", onExcessProperty: "error" }).pipe(
+        Effect.mapError((error) => new InvalidToolParams({ message: describeSchemaError(error) }))
+      )
+      const problem = spec.validate?.(params)
+      if (problem !== undefined) return yield* new InvalidToolParams({ message: problem })
+      const invocation = yield* spec.invoke(params)
+      return new makeInvocation<P["Type"], A, E>(info, params, invocation)
+    })
+  return {
+    ...info,
+    name: spec.name,
+    params: spec.params,
+    toAutoClassifierInput: (params) => spec.toAutoClassifierInput?.(params) ?? "",
+    build,
+    call: (params, context) => Effect.flatMap(build(params), (invocation) => invocation.execute(context)),
+    withName: (name) => defineTool({ ...spec, name })
+  }
+}
