@@ -106,15 +106,15 @@ export interface InternedPattern {
   readonly ids: Int32Array
   /** The distinct keys; a key's id is its index. */
   readonly keys: ReadonlyArray<string>
-  /** Distinct key ids by key length. */
-  readonly byLength: ReadonlyMap<number, ReadonlyArray<number>>
+  /** Distinct key ids by key length (index = length). */
+  readonly byLength: ReadonlyArray<ReadonlyArray<number> | undefined>
   readonly byKey: ReadonlyMap<string, number>
 }
 
 /** Interns the keys of a needle's lines. */
 export const internPattern = (lineKeys: ReadonlyArray<string>): InternedPattern => {
   const byKey = new Map<string, number>()
-  const byLength = new Map<number, Array<number>>()
+  const byLength: Array<Array<number> | undefined> = []
   const keys: Array<string> = []
   const ids = new Int32Array(lineKeys.length)
   lineKeys.forEach((key, i) => {
@@ -123,8 +123,8 @@ export const internPattern = (lineKeys: ReadonlyArray<string>): InternedPattern 
       id = keys.length
       keys.push(key)
       byKey.set(key, id)
-      const group = byLength.get(key.length)
-      if (group === undefined) byLength.set(key.length, [id])
+      const group = byLength[key.length]
+      if (group === undefined) byLength[key.length] = [id]
       else group.push(id)
     }
     ids[i] = id
@@ -149,10 +149,12 @@ export const lineIds = (
   const count = from.length
   const ids = new Int32Array(count).fill(-1)
   const { byKey, byLength, keys } = pattern
+  const longest = byLength.length
   for (let i = 0; i < count; i++) {
     const a = from[i]!
     const b = to[i]!
-    const group = byLength.get(b - a)
+    if (b - a >= longest) continue
+    const group = byLength[b - a]
     if (group === undefined) continue
     if (group.length <= IN_PLACE_KEYS) {
       for (const id of group) {

@@ -1,14 +1,16 @@
 /**
  * The closest near-miss for a needle that matched nowhere, so the model can correct itself.
  *
- * Work is bounded: candidate windows come only from file lines equal to some needle line once
- * indentation and trailing whitespace are set aside (one linear pass), or, failing that, from at
- * most {@link MAX_TOKEN_HITS} occurrences of the needle's longest word. At most
- * {@link MAX_RANKED} windows are scored, each on at most {@link MAX_SCORED_LINES} lines.
+ * Work is bounded: one linear pass finds the file lines equal to some needle line once
+ * indentation and trailing whitespace are set aside; the rarest few of those needle lines anchor
+ * candidate windows (at most MAX_HITS_PER_ANCHOR hits each). With no shared line, at most as
+ * many occurrences of the needle's longest word anchor them instead. At most MAX_RANKED windows
+ * are scored, each on at most MAX_SCORED_LINES lines.
  *
  * @since 0.1.0
  */
-import { indentLength, internPattern, type LineTable, lineIds, splitNeedle, trimmedLength } from "./lines.js"
+import { splitNeedle } from "./lines.js"
+import type { Haystack } from "./rungs.js"
 import { normalizeUnicode } from "./unicode.js"
 
 /** Where the needle came closest: the first differing line (1-based) and a short character diff. */
@@ -19,17 +21,15 @@ export interface NearMiss {
   readonly diff: string
 }
 
-const MAX_CANDIDATE_STARTS = 50_000
+const MAX_ANCHORS = 6
+const MAX_HITS_PER_ANCHOR = 4_000
+const MAX_KEY_FANOUT = 4
 const MAX_RANKED = 24
 const MAX_SCORED_LINES = 200
-const MAX_TOKEN_HITS = 2_000
-const MAX_KEY_FANOUT = 8
 const DIFF_CONTEXT = 24
 const DIFF_MIDDLE = 80
 
 const comparable = (line: string): string => normalizeUnicode(line).trimEnd()
-
-const restKey = (line: string): string => normalizeUnicode(line.slice(indentLength(line), trimmedLength(line)))
 
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f\u00a0\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\t\r]/g
 
@@ -74,39 +74,51 @@ const similarity = (a: string, b: string): number => {
 const LONGEST_WORD = /[A-Za-z0-9_$]{3,}/g
 
 /** The closest window of the file to the needle's lines, described at its first differing line. */
-export const findNearMiss = (table: LineTable, needle: string): NearMiss | undefined => {
+export const findNearMiss = (h: Haystack, needle: string): NearMiss | undefined => {
   const { lines } = splitNeedle(needle)
   const n = lines.length
   if (n === 0) return undefined
+  const table = h.table()
   const maxStart = Math.max(0, table.count - n)
   const votes = new Map<number, number>()
-  const vote = (start: number, weight: number): void => {
+  const vote = (start: number): void => {
     const s = Math.min(Math.max(start, 0), maxStart)
-    const current = votes.get(s)
-    if (current !== undefined) votes.set(s, current + weight)
-    else if (votes.size < MAX_CANDIDATE_STARTS) votes.set(s, weight)
+    votes.set(s, (votes.get(s) ?? 0) + 1)
   }
 
-  const keys = lines.map(restKey)
-  const at = new Map<string, Array<number>>()
-  keys.forEach((key, j) => {
-    if (key === "") return
-    const list = at.get(key)
-    if (list === undefined) at.set(key, [j])
-    else if (list.length < MAX_KEY_FANOUT) list.push(j)
-  })
-  if (at.size > 0) {
-    const unique = [...at.keys()]
-    const pattern = internPattern(unique)
-    const ids = lineIds(table.normalized(), table.indentEnds(), table.trimmedEnds(), pattern)
+  // Anchors: the rarest non-blank needle lines that occur in the file (indentation aside).
+  const { ids, pattern } = h.restIds(lines)
+  const frequency = new Float64Array(pattern.keys.length)
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!
+    if (id >= 0) frequency[id]!++
+  }
+  const anchors = pattern.keys
+    .map((key, id) => ({ key, id }))
+    .filter(({ id, key }) => key !== "" && frequency[id]! > 0)
+    .sort((a, b) => frequency[a.id]! - frequency[b.id]! || b.key.length - a.key.length)
+    .slice(0, MAX_ANCHORS)
+  if (anchors.length > 0) {
+    const rows = new Map<number, Array<number>>()
+    const hits = new Map<number, number>()
+    for (const { id } of anchors) {
+      rows.set(id, [])
+      hits.set(id, 0)
+    }
+    pattern.ids.forEach((id, j) => {
+      const list = rows.get(id)
+      if (list !== undefined && list.length < MAX_KEY_FANOUT) list.push(j)
+    })
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i]!
-      if (id < 0) continue
-      const key = unique[id]!
-      for (const j of at.get(key)!) vote(i - j, key.length)
+      const list = rows.get(id)
+      if (list === undefined) continue
+      const seen = hits.get(id)!
+      if (seen >= MAX_HITS_PER_ANCHOR) continue
+      hits.set(id, seen + 1)
+      for (const j of list) vote(i - j)
     }
-  }
-  if (votes.size === 0) {
+  } else {
     let word = ""
     let wordLine = 0
     lines.slice(0, MAX_SCORED_LINES).forEach((line, j) => {
@@ -118,11 +130,11 @@ export const findNearMiss = (table: LineTable, needle: string): NearMiss | undef
       }
     })
     if (word === "") return undefined
-    const text = table.normalized()
-    let hits = 0
-    for (let i = text.indexOf(word); i !== -1 && hits < MAX_TOKEN_HITS; i = text.indexOf(word, i + word.length)) {
-      hits++
-      vote(table.lineOf(i) - wordLine, 1)
+    const text = h.folded()
+    let count = 0
+    for (let i = text.indexOf(word); i !== -1 && count < MAX_HITS_PER_ANCHOR; i = text.indexOf(word, i + word.length)) {
+      count++
+      vote(table.lineOf(i) - wordLine)
     }
     if (votes.size === 0) return undefined
   }

@@ -124,7 +124,7 @@ export const resolveEdit = (
   const found = referenceRungs(h, oldString, newString) ?? indentationShift(h, oldString, newString) ??
     unescaped(h, oldString, newString)
   if (found === undefined) {
-    const nearMiss = findNearMiss(h.table(), oldString)
+    const nearMiss = findNearMiss(h, oldString)
     return nearMiss === undefined ? { _tag: "NoMatch" } : { _tag: "NoMatch", nearMiss }
   }
   const refused = judge(content, found, options)

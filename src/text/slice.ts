@@ -8,7 +8,7 @@
  */
 import { LineTable } from "./lines.js"
 import { LINE_PASSES, lineSpan, scanLines } from "./passes.js"
-import { normalizeUnicode } from "./unicode.js"
+import { hasUnicodeEquivalents, normalizeUnicode } from "./unicode.js"
 
 /** A real slice of the file standing for the model's needle. */
 export interface MatchedSlice {
@@ -22,20 +22,33 @@ export interface NormalizedEditStrings {
   readonly newString: string
 }
 
-const firstWindow = (table: LineTable, lines: ReadonlyArray<string>): number | undefined => {
+/**
+ * The first window under the first pass that has one. A pass is skipped only when it provably
+ * finds nothing new: identity when the needle is already known to be absent literally, and the
+ * folded pass when neither side has a look-alike (it is then the trimEnd pass).
+ */
+const firstWindow = (
+  table: LineTable,
+  lines: ReadonlyArray<string>,
+  literallyAbsent: boolean,
+  folds: boolean
+): number | undefined => {
   for (const pass of LINE_PASSES) {
+    if ((pass === "identity" && literallyAbsent) || (pass === "fold_trim_end" && !folds)) continue
     const [start] = scanLines(table, lines, pass, undefined, 1)
     if (start !== undefined) return start
   }
   return undefined
 }
 
-const findLineBasedMatch = (haystack: string, needle: string): MatchedSlice | null => {
-  const table = new LineTable(haystack)
+const findLineBasedMatch = (haystack: string, foldedHaystack: string, needle: string): MatchedSlice | null => {
+  const table = new LineTable(haystack, () => foldedHaystack)
+  const folds = foldedHaystack !== haystack || hasUnicodeEquivalents(needle)
   // The reference keeps the empty string after a final "\n" as a pattern line that must match a file line.
   const lines = needle.split("\n")
   const endsWithBreak = needle.endsWith("\n")
-  const start = firstWindow(table, lines)
+  // The needle was not found literally, so no window equals it line for line.
+  const start = firstWindow(table, lines, true, folds)
   if (start !== undefined) {
     const [from, to] = lineSpan(table, start, lines.length - (endsWithBreak ? 1 : 0), endsWithBreak)
     return { slice: haystack.slice(from, to), removedTrailingFinalEmptyLine: false }
@@ -43,7 +56,7 @@ const findLineBasedMatch = (haystack: string, needle: string): MatchedSlice | nu
   if (lines[lines.length - 1] === "") {
     const shorter = lines.slice(0, -1)
     if (shorter.length === 0) return null
-    const again = firstWindow(table, shorter)
+    const again = firstWindow(table, shorter, false, folds)
     if (again !== undefined) {
       const [from, to] = lineSpan(table, again, shorter.length, false)
       return { slice: haystack.slice(from, to), removedTrailingFinalEmptyLine: true }
@@ -57,11 +70,12 @@ export const findMatchedSlice = (haystack: string, needle: string): MatchedSlice
   if (needle === "") return null
   const literal = haystack.indexOf(needle)
   if (literal !== -1) return { slice: needle, removedTrailingFinalEmptyLine: false }
-  const folded = normalizeUnicode(haystack).indexOf(normalizeUnicode(needle))
+  const foldedHaystack = normalizeUnicode(haystack)
+  const folded = foldedHaystack.indexOf(normalizeUnicode(needle))
   if (folded !== -1) {
     return { slice: haystack.slice(folded, folded + needle.length), removedTrailingFinalEmptyLine: false }
   }
-  return findLineBasedMatch(haystack, needle)
+  return findLineBasedMatch(haystack, foldedHaystack, needle)
 }
 
 /** Removes one trailing line break (`\r\n`, `\n` or `\r`) from `text`. */

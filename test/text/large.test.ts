@@ -1,13 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import { findMatchedSlice, normalizeEditStrings, resolveEdit } from "../../src/text/index.js"
+import { findMatchedSlice, resolveEdit } from "../../src/text/index.js"
 
-const TARGET = 20 * 1024 * 1024
-
-const buildFile = (line: (i: number) => string): { readonly content: string; readonly lines: number } => {
+const buildFile = (bytes: number, line: (i: number) => string): { readonly content: string; readonly lines: number } => {
   const parts: Array<string> = []
   let size = 0
   let i = 0
-  while (size < TARGET) {
+  while (size < bytes) {
     const text = line(i++)
     parts.push(text)
     size += text.length + 1
@@ -15,10 +13,12 @@ const buildFile = (line: (i: number) => string): { readonly content: string; rea
   return { content: parts.join("\n") + "\n", lines: i }
 }
 
-describe("large inputs (20 MB, linear ladder)", () => {
-  it("a distinct-lines file: a miss runs the whole ladder and still finds the near-miss", () => {
-    const { content, lines } = buildFile((i) => `    const value_${i} = compute(${i}, "x");`)
-    assert.isAtLeast(content.length, TARGET)
+const MB = 1024 * 1024
+
+describe("large inputs (linear ladder, bounded near-miss)", () => {
+  it("20 MB of distinct lines: a miss runs every rung and still finds the near-miss", () => {
+    const { content, lines } = buildFile(20 * MB, (i) => `    const value_${i} = compute(${i}, "x");`)
+    assert.isAtLeast(content.length, 20 * MB)
     const at = Math.floor(lines / 2)
     const needle = [at, at + 1, at + 2].map((i) => `    const value_${i} = compute(${i}, "x");`)
     needle[1] = needle[1]!.replace("\"x\"", "\"y\"")
@@ -26,16 +26,26 @@ describe("large inputs (20 MB, linear ladder)", () => {
     assert.strictEqual(result._tag, "NoMatch")
     if (result._tag !== "NoMatch") return
     assert.strictEqual(result.nearMiss?.line, at + 2)
-    assert.strictEqual(result.nearMiss?.diff, "…${0}= compute(${1}, \"[-y-]{+x+}\");".replace("${0}", `const value_${at + 1} `.slice(-24 + `= compute(${at + 1}, "`.length)).replace("${1}", String(at + 1)))
+    assert.strictEqual(result.nearMiss?.expected, needle[1])
+    assert.match(result.nearMiss?.diff ?? "", /compute\(\d+, "\[-y-\]\{\+x\+\}"\);$/)
+    assert.isNull(findMatchedSlice(content, `${needle.join("\n")}\n`))
   })
 
-  it("a file of identical lines: a long needle that misses stays linear (no lines × needle lines)", () => {
-    const { content, lines } = buildFile(() => "    return value;")
-    const needle = "return value;\n".repeat(2000) + "return other;\n"
+  it("20 MB of identical lines: a long needle that misses at its last line stays linear", () => {
+    const { content, lines } = buildFile(20 * MB, () => "    return value;")
+    assert.isAbove(lines, 1_000_000)
+    // Every file line equals the needle's first 2000 lines, so a window-by-window scan would do
+    // lines × 2000 comparisons; the line passes run KMP over line ids instead.
+    const needle = "    return value;\n".repeat(2000) + "    return other;\n"
     const result = resolveEdit(content, needle, "x")
     assert.strictEqual(result._tag, "NoMatch")
-    assert.isAbove(lines, 1_000_000)
-    assert.isNull(findMatchedSlice(content, needle))
-    assert.strictEqual(normalizeEditStrings(content, needle, "x").oldString, needle)
+    if (result._tag === "NoMatch") assert.strictEqual(result.nearMiss?.expected, "    return other;")
+  })
+
+  it("every window matching but for a non-uniform shift: the indentation rung's budget bounds the work", () => {
+    const { content } = buildFile(4 * MB, () => "    return value;")
+    // 200k windows × 2000 lines would be 4e8 indentation comparisons without the budget.
+    const shifted = "  return value;\n".repeat(2000) + "return value;\n"
+    assert.strictEqual(resolveEdit(content, shifted, "x")._tag, "NoMatch")
   })
 })

@@ -1,0 +1,107 @@
+/**
+ * The `toolwright` command line: `serve` (the MCP server) and `tools` (print declarations).
+ *
+ * @since 0.1.0
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { Console, Effect, Layer, Logger, Option } from "effect"
+import { Command, Flag } from "effect/cli"
+import { Approver } from "../run/approver.js"
+import type { ApprovalMode } from "../run/policy.js"
+import * as SessionLayer from "../run/session.js"
+import { ToolRegistry } from "../registry/registry.js"
+import { serveUntilClosed } from "../serve/server.js"
+import { declarations, type DeclarationFormat } from "../tool/declarations.js"
+import { loadToolModule } from "./toolModules.js"
+
+const roots = Flag.String("root").pipe(
+  Flag.withDescription("A workspace root (repeatable). Default: the current directory. Relative paths resolve against the first."),
+  Flag.atLeast(0)
+)
+const stateDir = Flag.String("state-dir").pipe(
+  Flag.withDescription("Where outputs, todos and backups are kept (default ~/.toolwright/projects/<hash>; env TOOLWRIGHT_STATE_DIR)."),
+  Flag.optional
+)
+const toolModules = Flag.String("tools-module").pipe(
+  Flag.withDescription("An ES module exporting `tools`, an array of tools made with defineTool (repeatable)."),
+  Flag.atLeast(0)
+)
+const disabled = Flag.String("disable").pipe(Flag.withDescription("A tool name never to register (repeatable)."), Flag.atLeast(0))
+
+const sessionOptions = Effect.fnUntraced(function*(flags: {
+  readonly root: ReadonlyArray<string>
+  readonly "state-dir": Option.Option<string>
+  readonly "tools-module": ReadonlyArray<string>
+  readonly disable: ReadonlyArray<string>
+}) {
+  const extra = (yield* Effect.forEach(flags["tools-module"], loadToolModule)).flat()
+  const dir = Option.getOrUndefined(flags["state-dir"])
+  return {
+    roots: flags.root.length > 0 ? flags.root : [process.cwd()],
+    ...(dir !== undefined ? { stateDir: dir } : {}),
+    tools: extra,
+    disabledTools: flags.disable
+  } satisfies SessionLayer.SessionOptions
+})
+
+const serve = Command.make("serve", {
+  root: roots,
+  "state-dir": stateDir,
+  "tools-module": toolModules,
+  disable: disabled,
+  approval: Flag.Literals("approval", ["plan", "default", "auto-edit", "yolo"]).pipe(
+    Flag.withDescription(
+      "Approval mode. yolo (default): the host already asks its user, so calls inside the workspace run; default/auto-edit: " +
+        "calls that need approval are confirmed through MCP elicitation when the host supports it, else refused; plan: nothing that changes files or runs commands."
+    ),
+    Flag.withDefault("yolo")
+  )
+}, Effect.fn("cli.serve")(function*(flags) {
+  const options = yield* sessionOptions(flags)
+  yield* serveUntilClosed({ ...options, mode: flags.approval as ApprovalMode }, new StdioServerTransport())
+}, Effect.provideService(Logger.LogToStderr, true))).pipe(
+  Command.withDescription("Serve the tools over MCP on stdin/stdout, for an MCP host (Claude Code, Qwen Code, Gemini CLI, Cursor)."),
+  Command.withExamples([
+    { command: "toolwright serve", description: "Serve the current directory" },
+    { command: "toolwright serve --root ~/src/app --root ~/src/lib", description: "Two roots; relative paths resolve against the first" },
+    { command: "toolwright serve --approval default", description: "Ask the host's user (elicitation) before edits and commands" }
+  ])
+)
+
+const tools = Command.make("tools", {
+  root: roots,
+  "state-dir": stateDir,
+  "tools-module": toolModules,
+  disable: disabled,
+  format: Flag.Literals("format", ["mcp", "openai", "anthropic", "gemini"]).pipe(
+    Flag.withDescription("Declaration format."),
+    Flag.withDefault("mcp")
+  ),
+  all: Flag.Boolean("all").pipe(Flag.withDescription("Include deferred tools that are not revealed yet."), Flag.withDefault(false))
+}, Effect.fn("cli.tools")(function*(flags) {
+  const options = yield* sessionOptions(flags)
+  const list = yield* Effect.gen(function*() {
+    const registry = yield* ToolRegistry
+    if (!flags.all) return yield* registry.declarations
+    yield* registry.warmAll
+    return yield* registry.tools
+  }).pipe(
+    Effect.provide(SessionLayer.layer(options).pipe(Layer.provide(Approver.layerFixed({ _tag: "cancel" }))))
+  )
+  yield* Console.log(JSON.stringify(declarations(list, flags.format as DeclarationFormat), null, 2))
+})).pipe(
+  Command.withDescription("Print the tool declarations as JSON, sorted by name (stable for prompt caching)."),
+  Command.withExamples([
+    { command: "toolwright tools", description: "MCP tools/list entries" },
+    { command: "toolwright tools --format anthropic --all", description: "Anthropic tool definitions, deferred tools included" }
+  ])
+)
+
+/** The root command. @category commands */
+export const cli = Command.make("toolwright").pipe(
+  Command.withDescription("The tool layer of a coding agent: validated, previewable, approvable, bounded tool calls."),
+  Command.withSubcommands([serve, tools])
+)
+
+/** The package version. @category constants */
+export const VERSION = "0.1.0"

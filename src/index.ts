@@ -1,0 +1,23 @@
+/**
+ * toolwright: the tool layer of a coding agent, on Effect.
+ *
+ * Every tool is a typed Effect function; the registry, scheduler and output budget pipeline are
+ * services with Layers. Start with {@link SessionLayer.layer} for a whole session, or call a tool
+ * directly with `tool.call(params)`.
+ *
+ * @since 0.1.0
+ */
+export * from "./tool/index.js"
+export * as Output from "./output/index.js"
+export * as Registry from "./registry/registry.js"
+export * as ToolSearch from "./registry/search/index.js"
+export { makeToolSearch } from "./registry/toolSearch.js"
+export { Workspace, WorkspaceInitError, type WorkspaceOptions } from "./session/workspace.js"
+export { FileReadCache } from "./session/readCache.js"
+export { Session } from "./session/session.js"
+export { Approver, makeRecordingApprover, type ApprovalRequest } from "./run/approver.js"
+export { ToolHooks, type HookVerdict } from "./run/hooks.js"
+export * as Policy from "./run/policy.js"
+export { Scheduler, type BatchResult, type ToolCall, partitionByConcurrencySafety } from "./run/scheduler.js"
+export * as SessionLayer from "./run/session.js"
+export { serveUntilClosed, startServer, type ServeOptions } from "./serve/server.js"

@@ -1,0 +1,40 @@
+/**
+ * Limits and fixed strings shared by the search engines (grep, glob, list_directory).
+ *
+ * The numeric limits carry over verbatim from the reference tool layer (§10.1, §11).
+ *
+ * @since 0.1.0
+ */
+
+/** Line cap of a tool's text output (`truncateToolOutputLines`). @category constants */
+export const TRUNCATE_TOOL_OUTPUT_LINES = 1_000
+
+/** Character cap of a tool's text output (`truncateToolOutputThreshold`). @category constants */
+export const TRUNCATE_TOOL_OUTPUT_THRESHOLD = 25_000
+
+/** The scheduler-level `maxOutputChars` of `grep_search` (applied by the tool layer, not here). @category constants */
+export const GREP_MAX_OUTPUT_CHARS = 20_000
+
+/** Glob: most paths shown (`MAX_FILE_COUNT`). @category constants */
+export const MAX_FILE_COUNT = 100
+
+/** Glob: most matching entries collected before the walk stops (`MAX_GLOB_COLLECTED_ENTRIES`). @category constants */
+export const MAX_GLOB_COLLECTED_ENTRIES = MAX_FILE_COUNT * 10
+
+/** Glob: files modified within this window sort first, newest first. @category constants */
+export const RECENCY_THRESHOLD_MS = 24 * 60 * 60 * 1000
+
+/** list_directory: most entries shown (`MAX_ENTRY_COUNT`). @category constants */
+export const MAX_ENTRY_COUNT = 100
+
+/** Grep: files larger than this are skipped by every backend (`rg --max-filesize 20M`). @category constants */
+export const MAX_SEARCH_FILE_BYTES = 20 * 1024 * 1024
+
+/** Directory names never searched or globbed (version-control metadata). @category constants */
+export const DEFAULT_EXCLUDED_NAMES: ReadonlySet<string> = new Set([".git", ".hg", ".svn"])
+
+/** Name of the per-directory ignore file that hides paths from the agent. @category constants */
+export const TOOLWRIGHT_IGNORE_FILE = ".toolwrightignore"
+
+/** Name of git's per-directory ignore file. @category constants */
+export const GIT_IGNORE_FILE = ".gitignore"

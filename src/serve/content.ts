@@ -1,0 +1,56 @@
+/**
+ * Conversions between our call results and MCP `CallToolResult`s.
+ *
+ * @since 0.1.0
+ */
+import type { CallResult } from "../tool/outcome.js"
+import type { LlmPart } from "../tool/result.js"
+
+/** The `_meta` key that carries a failed call's wire code. @category constants */
+export const ERROR_TYPE_META = "toolwright/errorType"
+
+/** An MCP content block we produce. @category models */
+export type McpContent =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly data: string; readonly mimeType: string }
+  | { readonly type: "audio"; readonly data: string; readonly mimeType: string }
+  | {
+    readonly type: "resource"
+    readonly resource: { readonly uri: string; readonly mimeType: string; readonly blob: string }
+  }
+
+/** One part as MCP content. @category converters */
+export const partToMcp = (part: LlmPart): McpContent => {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text }
+    case "image":
+      return { type: "image", data: part.data, mimeType: part.mimeType }
+    case "audio":
+      return { type: "audio", data: part.data, mimeType: part.mimeType }
+    case "file":
+      return { type: "resource", resource: { uri: "toolwright://inline", mimeType: part.mimeType, blob: part.data } }
+  }
+}
+
+/** An MCP `CallToolResult` for one call result. @category converters */
+export const toCallToolResult = (result: CallResult) => {
+  switch (result._tag) {
+    case "Success":
+      return {
+        content: result.llmContent.length > 0 ? result.llmContent.map(partToMcp) : [{ type: "text" as const, text: "Tool execution succeeded." }]
+      }
+    case "Failure":
+      return {
+        isError: true,
+        content: [{ type: "text" as const, text: result.message }],
+        _meta: { [ERROR_TYPE_META]: result.code }
+      }
+    case "Cancelled":
+      return {
+        isError: true,
+        content: [{ type: "text" as const, text: result.message }],
+        _meta: { "toolwright/cancelled": true }
+      }
+  }
+}

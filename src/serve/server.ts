@@ -1,0 +1,110 @@
+/**
+ * `toolwright serve`: an MCP server over one workspace session. `tools/list` is the session's
+ * current declaration list; `tools/call` runs through the scheduler (policy, approval, budgets); a
+ * reveal by `tool_search` sends `notifications/tools/list_changed`; `initialize` returns
+ * instructions carrying the deferred-tools reminder.
+ *
+ * @since 0.1.0
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Context, Effect, Layer, Stream } from "effect"
+import { buildDeferredToolsReminder } from "../registry/search/reminder.js"
+import { PublishFailed, ToolRegistry } from "../registry/registry.js"
+import { Approver } from "../run/approver.js"
+import { Scheduler } from "../run/scheduler.js"
+import * as SessionLayer from "../run/session.js"
+import { toMcp } from "../tool/declarations.js"
+import type { ConfirmationOutcome } from "../tool/permission.js"
+import { toCallToolResult } from "./content.js"
+import { elicitingApprover } from "./elicitation.js"
+
+/** The server's name and version as announced in `initialize`. @category constants */
+export const SERVER_INFO = { name: "toolwright", version: "0.1.0" } as const
+
+/** Options of the MCP door. @category models */
+export interface ServeOptions extends SessionLayer.SessionOptions {
+  /**
+   * The answer when a call needs approval but the host cannot ask its user (no elicitation).
+   * Default: cancel.
+   */
+  readonly fallbackApproval?: ConfirmationOutcome | undefined
+}
+
+const INTRO = `toolwright gives you tools over this workspace: read and edit files, run commands, search, and more. ` +
+  `Paths may be absolute or relative to the first workspace root. Some tools are deferred: they are listed in the ` +
+  `reminder below and become callable after you fetch them with tool_search.`
+
+/** The `initialize` instructions: an introduction and the deferred-tools reminder. @category constructors */
+export const instructionsFor = (reminder: string | null): string => (reminder ? `${INTRO}\n\n${reminder}` : INTRO)
+
+/**
+ * Starts an MCP server for one session on the given transport. The server lives until the scope
+ * closes (or the transport closes, see {@link serveUntilClosed}).
+ *
+ * @category constructors
+ */
+export const startServer = Effect.fnUntraced(function*(options: ServeOptions, transport: Transport) {
+  // The approver asks through the server (elicitation), and the server's instructions need the
+  // session: the approver reads the server once it exists.
+  let server: Server | undefined
+  const approver = elicitingApprover(() => server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval" })
+  const context = yield* Layer.build(SessionLayer.layer(options).pipe(Layer.provide(Layer.succeed(Approver, approver))))
+  const run = Effect.runPromiseWith(context)
+
+  const registry = Context.get(context, ToolRegistry)
+  const scheduler = Context.get(context, Scheduler)
+  const summary = yield* registry.deferredSummary
+  const instructions = instructionsFor(buildDeferredToolsReminder(summary))
+  const mcp = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions })
+  server = mcp
+
+  mcp.setRequestHandler(ListToolsRequestSchema, () =>
+    run(Effect.map(registry.declarations, (list) => ({ tools: list.map(toMcp) }))))
+
+  let nextCallId = 0
+  mcp.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    run(
+      scheduler.runOne({ callId: `mcp-${++nextCallId}`, name: request.params.name, args: request.params.arguments ?? {} }).pipe(
+        Effect.map(toCallToolResult)
+      ),
+      { signal: extra.signal }
+    ) as Promise<never>)
+
+  const notify = Effect.tryPromise({
+    try: () => mcp.sendToolListChanged(),
+    catch: (error) => new PublishFailed({ message: `could not notify the host: ${String(error)}` })
+  })
+  yield* registry.setPublisher(() => notify)
+  // Changes other than reveals (tools registered or removed later, e.g. MCP upstreams) notify too.
+  const changes = yield* registry.subscribe
+  yield* changes.pipe(
+    Stream.filter((change) => change.reason !== "revealed"),
+    Stream.runForEach(() => notify.pipe(Effect.ignore)),
+    Effect.forkScoped
+  )
+
+  yield* Effect.acquireRelease(
+    Effect.promise(() => mcp.connect(transport)),
+    () => Effect.promise(() => mcp.close())
+  )
+  return { server: mcp, context, instructions }
+})
+
+/**
+ * Serves until the transport closes.
+ *
+ * @category constructors
+ */
+export const serveUntilClosed = (options: ServeOptions, transport: Transport) =>
+  Effect.scoped(Effect.gen(function*() {
+    const { server } = yield* startServer(options, transport)
+    yield* Effect.callback<void>((resume) => {
+      const previous = server.onclose
+      server.onclose = () => {
+        previous?.()
+        resume(Effect.void)
+      }
+    })
+  }))

@@ -1,0 +1,36 @@
+/**
+ * Spawns the built CLI as an MCP server and connects the SDK client to it.
+ */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { Effect } from "effect"
+
+export const repoRoot = path.resolve(import.meta.dirname, "../..")
+export const cliPath = path.join(repoRoot, "bin", "toolwright.js")
+
+/** A temp dir removed when the scope closes. */
+export const tempDir = (prefix = "tw-") =>
+  Effect.acquireRelease(
+    Effect.sync(() => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))),
+    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+  )
+
+/** Spawns `toolwright serve` with the args and connects a client (closed with the scope). */
+export const connectServe = (args: ReadonlyArray<string>, capabilities: Record<string, unknown> = {}) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const client = new Client({ name: "toolwright-test", version: "0.0.0" }, { capabilities })
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath, "serve", ...args],
+        stderr: "pipe",
+        env: { ...process.env, NO_COLOR: "1" } as Record<string, string>
+      })
+      await client.connect(transport)
+      return client
+    }),
+    (client) => Effect.promise(() => client.close())
+  )
