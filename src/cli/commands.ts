@@ -7,8 +7,9 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Console, Effect, Layer, Logger, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { Approver } from "../run/approver.js"
-import type { ApprovalMode } from "../run/policy.js"
+import { type ApprovalMode, type PermissionRule, validateRule } from "../run/policy.js"
 import * as SessionLayer from "../run/session.js"
+import { SessionInitError } from "../run/session.js"
 import { ToolRegistry } from "../registry/registry.js"
 import { serveUntilClosed } from "../serve/server.js"
 import { declarations, type DeclarationFormat } from "../tool/declarations.js"
@@ -27,19 +28,38 @@ const toolModules = Flag.String("tools-module").pipe(
   Flag.atLeast(0)
 )
 const disabled = Flag.String("disable").pipe(Flag.withDescription("A tool name never to register (repeatable)."), Flag.atLeast(0))
+const ruleFlag = (decision: "allow" | "ask" | "deny") =>
+  Flag.String(decision).pipe(
+    Flag.withDescription(
+      `A permission rule: ${decision} calls matching TOOL or TOOL(SPECIFIER), e.g. "run_shell_command(git status*)", "edit(src/**)", "mcp__github__*" (repeatable; deny beats ask beats allow).`
+    ),
+    Flag.atLeast(0)
+  )
 
 const sessionOptions = Effect.fnUntraced(function*(flags: {
   readonly root: ReadonlyArray<string>
   readonly "state-dir": Option.Option<string>
   readonly "tools-module": ReadonlyArray<string>
   readonly disable: ReadonlyArray<string>
+  readonly allow?: ReadonlyArray<string>
+  readonly ask?: ReadonlyArray<string>
+  readonly deny?: ReadonlyArray<string>
 }) {
   const extra = (yield* Effect.forEach(flags["tools-module"], loadToolModule)).flat()
+  const rules: Array<PermissionRule> = []
+  for (const decision of ["allow", "ask", "deny"] as const) {
+    for (const pattern of flags[decision] ?? []) {
+      const problem = validateRule(pattern)
+      if (problem !== undefined) return yield* new SessionInitError({ message: problem })
+      rules.push({ decision, pattern })
+    }
+  }
   const dir = Option.getOrUndefined(flags["state-dir"])
   return {
     roots: flags.root.length > 0 ? flags.root : [process.cwd()],
     ...(dir !== undefined ? { stateDir: dir } : {}),
     tools: extra,
+    rules,
     disabledTools: flags.disable
   } satisfies SessionLayer.SessionOptions
 })
@@ -49,6 +69,9 @@ const serve = Command.make("serve", {
   "state-dir": stateDir,
   "tools-module": toolModules,
   disable: disabled,
+  allow: ruleFlag("allow"),
+  ask: ruleFlag("ask"),
+  deny: ruleFlag("deny"),
   approval: Flag.Literals("approval", ["plan", "default", "auto-edit", "yolo"]).pipe(
     Flag.withDescription(
       "Approval mode. yolo (default): the host already asks its user, so calls inside the workspace run; default/auto-edit: " +

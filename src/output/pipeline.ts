@@ -1,9 +1,9 @@
 /**
  * The output pipeline over one batch of finished calls, as a Stream:
  *
- * 1. persistence gate — a single-text result (or a failure message) over `truncateChars +
- *    persistHeadroom` is saved whole and replaced by a `<persisted-output>` stub (`read_file` and
- *    `read_mcp_resource` are exempt; multi-part, media and already-truncated results pass);
+ * 1. persistence gate — a single-text result over `truncateChars + persistHeadroom` is saved
+ *    whole and replaced by a `<persisted-output>` stub (`read_file` and `read_mcp_resource` are
+ *    exempt; failures, multi-part, media and already-truncated results pass);
  * 2. per-tool truncation — `maxOutputChars` and `truncateKeep` of the tool (Infinity exempt; the
  *    line cap only for tools without their own budget), the full text saved;
  * 3. batch budget — the text of all results shares `batchBudget` by max-min fair allocation;
@@ -17,7 +17,7 @@ import { Context, Effect, Layer, Ref, Stream } from "effect"
 import type { CallResult } from "../tool/outcome.js"
 import type { LlmPart } from "../tool/result.js"
 import type { ToolInfo } from "../tool/tool.js"
-import { fitText, planTextBudget } from "./budget.js"
+import { fitHeader, fitText, planTextBudget } from "./budget.js"
 import { persistForBudget, persistWithStub, truncateAndPersist } from "./compose.js"
 import { CurrentOutputLimits, exceedsPersistGate, type OutputLimits } from "./config.js"
 import { OutputStore } from "./store.js"
@@ -47,6 +47,9 @@ export interface PipelineOutput {
   readonly results: ReadonlyArray<CallResult>
   readonly report: PipelineReport
 }
+
+/** The least a cut result keeps besides its header: separators and a short head/tail preview. @category constants */
+export const MIN_PREVIEW_CHARS = 80
 
 interface Working {
   readonly entry: PipelineEntry
@@ -85,11 +88,9 @@ export const finalizeBatch = Effect.fn("OutputPipeline.finalize")(function*(
   const gate = Effect.fnUntraced(function*(w: Working) {
     const { result } = w
     const name = toolNameOf(w)
-    if (result._tag === "Cancelled") return w
-    if (result._tag === "Success") {
-      const single = result.llmContent.length === 1 && result.llmContent[0]!.type === "text"
-      if (!single) return w
-    }
+    if (result._tag !== "Success") return w
+    const single = result.llmContent.length === 1 && result.llmContent[0]!.type === "text"
+    if (!single) return w
     const text = slotText(result)
     if (!exceedsPersistGate(name, text, limits)) return w
     const out = yield* persistWithStub(name, text, limits.previewChars)
@@ -139,7 +140,10 @@ export const finalizeBatch = Effect.fn("OutputPipeline.finalize")(function*(
       files = yield* persistForBudget(toolNameOf(w), [texts[i]!])
       yield* count(files.length > 0)
     }
-    final.push(withText(w.result, fitText(texts[i]!, plan.allocations[i]!, files)))
+    // Never cut below the header naming the saved file plus a short preview: a pointer that is
+    // itself cut off loses the data. When that floor breaks the budget, the report says so.
+    const floor = Math.min(texts[i]!.length, fitHeader(files).length + MIN_PREVIEW_CHARS)
+    final.push(withText(w.result, fitText(texts[i]!, Math.max(plan.allocations[i]!, floor), files)))
   }
 
   const charsAfter = final.reduce((n, r) => n + (r._tag === "Cancelled" ? 0 : slotText(r).length), 0)

@@ -47,7 +47,7 @@ export interface PolicyDecision {
 
 const parseRule = (pattern: string): { readonly tool: string; readonly specifier: string | undefined } => {
   const open = pattern.indexOf("(")
-  if (open > 0 && pattern.endsWith(")")) {
+  if (open >= 0 && pattern.endsWith(")")) {
     return { tool: pattern.slice(0, open).trim(), specifier: pattern.slice(open + 1, -1).trim() }
   }
   return { tool: pattern.trim(), specifier: undefined }
@@ -57,7 +57,8 @@ const parseRule = (pattern: string): { readonly tool: string; readonly specifier
 export const validateRule = (pattern: string): string | undefined => {
   const { tool, specifier } = parseRule(pattern)
   if (tool.length === 0) return `Permission rule "${pattern}" has no tool name.`
-  if (/[()]/.test(tool)) return `Permission rule "${pattern}" has unbalanced parentheses; write tool(specifier).`
+  const count = (c: string) => pattern.split(c).length - 1
+  if (/[()]/.test(tool) || count("(") !== count(")")) return `Permission rule "${pattern}" has unbalanced parentheses; write tool(specifier).`
   if (specifier !== undefined && specifier.length === 0) return `Permission rule "${pattern}" has an empty specifier.`
   return undefined
 }

@@ -12,10 +12,11 @@ import { ToolRegistry } from "../registry/registry.js"
 import { Workspace } from "../session/workspace.js"
 import { ExecutionDenied, isToolError, type ToolError, UnhandledException } from "../tool/errors.js"
 import type { CallFailure, CallResult } from "../tool/outcome.js"
+import type { ConfirmationOutcome } from "../tool/permission.js"
 import type { ToolResult } from "../tool/result.js"
 import type { ExecuteContext, Invocation, LiveOutput } from "../tool/tool.js"
 import { Approver } from "./approver.js"
-import { ToolHooks } from "./hooks.js"
+import { eventHooksFor, ToolHooks } from "./hooks.js"
 import { type ApprovalMode, decide, type PermissionRule, type PolicyDecision } from "./policy.js"
 
 /** One call as a model emitted it. @category models */
@@ -73,7 +74,14 @@ export const partitionByConcurrencySafety = <A>(
 }
 
 type Prepared =
-  | { readonly _tag: "Ready"; readonly call: ToolCall; readonly invocation: Invocation; readonly paths: ReadonlyArray<string> }
+  | {
+    readonly _tag: "Ready"
+    readonly call: ToolCall
+    readonly invocation: Invocation
+    readonly paths: ReadonlyArray<string>
+    /** The approver's answer, when the call was put to a person. */
+    readonly confirmation?: ConfirmationOutcome | undefined
+  }
   | { readonly _tag: "Done"; readonly result: CallResult; readonly paths: ReadonlyArray<string> }
 
 const failureOf = (call: ToolCall, error: ToolError): CallFailure => ({
@@ -144,20 +152,25 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     if (decision.permission === "deny") {
       return fail(new ExecutionDenied({ message: deniedMessage(call.name, decision) }), paths)
     }
-    if (decision.permission === "ask" && !(yield* Ref.get(alwaysApproved)).has(invocation.tool.name)) {
+    // A call that exists to ask the user (ask_user_question) is asked in every mode, and its answer,
+    // a decline included, goes to the call rather than deciding whether it runs.
+    const interactive = invocation.requiresUserInteraction
+    let confirmation: ConfirmationOutcome | undefined
+    if (interactive || (decision.permission === "ask" && !(yield* Ref.get(alwaysApproved)).has(invocation.tool.name))) {
       const details = yield* Effect.exit(invocation.confirmation)
       if (Exit.isFailure(details)) return fail(toToolError(details.cause), paths)
       const outcome = yield* approver.confirm({ tool: invocation.tool, description: invocation.description, details: details.value })
-      if (outcome._tag === "cancel") {
+      if (!interactive && outcome._tag === "cancel") {
         return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome.reason) } } as Prepared
       }
-      if (outcome._tag === "proceed_always") yield* Ref.update(alwaysApproved, (s) => new Set(s).add(invocation.tool.name))
+      if (!interactive && outcome._tag === "proceed_always") yield* Ref.update(alwaysApproved, (s) => new Set(s).add(invocation.tool.name))
+      confirmation = outcome
     }
     const verdict = yield* hooks.beforeCall(invocation)
     if (verdict._tag === "Block") {
       return fail(new ExecutionDenied({ message: `A hook blocked this ${call.name} call: ${verdict.reason}` }), paths)
     }
-    return { _tag: "Ready", call, invocation, paths } as Prepared
+    return { _tag: "Ready", call, invocation, paths, confirmation } as Prepared
   })
 
   const execute = (
@@ -165,7 +178,11 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     onOutput: SchedulerOptions["onOutput"]
   ): Effect.Effect<{ readonly result: CallResult; readonly raw?: ToolResult }> => {
     const sink = onOutput ?? options.onOutput
-    const context: ExecuteContext = sink ? { onOutput: (chunk) => sink(ready.call.callId, chunk) } : {}
+    const context: ExecuteContext = {
+      ...(sink ? { onOutput: (chunk: LiveOutput) => sink(ready.call.callId, chunk) } : {}),
+      confirmation: ready.confirmation,
+      hooks: eventHooksFor(hooks, ready.invocation)
+    }
     return Effect.gen(function*() {
       const exit = yield* Effect.exit(ready.invocation.execute(context))
       if (Exit.isSuccess(exit)) {

@@ -7,8 +7,8 @@
  */
 import * as nodePath from "node:path"
 import { NodeServices } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
-import type { OutputLimits } from "../output/config.js"
+import { Effect, Layer, Schema } from "effect"
+import { loadOutputLimits, type OutputLimits } from "../output/config.js"
 import { OutputPipeline } from "../output/pipeline.js"
 import { OutputStore } from "../output/store.js"
 import * as Registry from "../registry/registry.js"
@@ -16,7 +16,7 @@ import { makeToolSearch } from "../registry/toolSearch.js"
 import { FileReadCache, type ReadEvidence } from "../session/readCache.js"
 import { newSessionId, Session } from "../session/session.js"
 import { ensureStateSubdir } from "../session/stateDir.js"
-import { makeWorkspace, Workspace, WorkspaceInitError } from "../session/workspace.js"
+import { makeWorkspace, Workspace } from "../session/workspace.js"
 import type { Approver } from "./approver.js"
 import { builtinFactories, type SessionServices } from "./catalog.js"
 import { ToolHooks } from "./hooks.js"
@@ -44,6 +44,9 @@ export interface SessionOptions {
   readonly hooks?: Layer.Layer<ToolHooks> | undefined
 }
 
+/** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
+export class SessionInitError extends Schema.TaggedError<SessionInitError>()("SessionInitError", { message: Schema.String }) {}
+
 /** The services a session provides. @category models */
 export type SessionContext =
   | SessionServices
@@ -58,23 +61,32 @@ export type SessionContext =
  *
  * @category layers
  */
-export const layer = (options: SessionOptions): Layer.Layer<SessionContext, WorkspaceInitError, Approver> =>
+export const layer = (options: SessionOptions): Layer.Layer<SessionContext, SessionInitError, Approver> =>
   Layer.unwrap(Effect.gen(function*() {
+    // Thresholds: explicit options win; otherwise the TOOLWRIGHT_* environment variables, else defaults.
+    const outputLimits = options.outputLimits ?? (yield* loadOutputLimits().pipe(
+      Effect.mapError((e) => new SessionInitError({ message: e.message }))
+    ))
     const session = Session.of({ id: yield* Effect.sync(newSessionId), startedAt: Date.now() })
     // The output dir lives in the state dir, which the workspace computes; it must exist before the
     // workspace admits it as a readable directory.
-    const probe = yield* makeWorkspace({ roots: options.roots, ...(options.stateDir ? { stateDir: options.stateDir } : {}) })
+    const probe = yield* makeWorkspace({ roots: options.roots, ...(options.stateDir ? { stateDir: options.stateDir } : {}) }).pipe(
+      Effect.mapError((e) => new SessionInitError({ message: e.message }))
+    )
     const outputsRoot = yield* ensureStateSubdir(probe.stateDir, "outputs").pipe(
-      Effect.mapError((e) => new WorkspaceInitError({ message: `Cannot create the output directory: ${e.message}` }))
+      Effect.mapError((e) => new SessionInitError({ message: `Cannot create the output directory: ${e.message}` }))
     )
     const outputDir = nodePath.join(outputsRoot, session.id)
     const base = Layer.mergeAll(
       Layer.succeed(Session, session),
-      Workspace.layer({
-        roots: options.roots,
-        ...(options.stateDir ? { stateDir: options.stateDir } : {}),
-        extraReadableDirs: [outputsRoot]
-      }),
+      Layer.effect(
+        Workspace,
+        makeWorkspace({
+          roots: options.roots,
+          ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+          extraReadableDirs: [outputsRoot]
+        }).pipe(Effect.mapError((e) => new SessionInitError({ message: e.message })))
+      ),
       FileReadCache.layer(options.readEvidence ? { readEvidence: options.readEvidence } : {}),
       OutputStore.layer({ dir: outputDir }).pipe(Layer.provide(NodeServices.layer)),
       NodeServices.layer
@@ -93,13 +105,13 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Work
     )
     const middle = Layer.mergeAll(
       registry,
-      OutputPipeline.layer(options.outputLimits),
+      OutputPipeline.layer(outputLimits),
       options.hooks ?? ToolHooks.layerNoop
     )
     const scheduler = SchedulerModule.layer({
       mode: options.mode,
       rules: options.rules,
-      maxConcurrency: options.maxConcurrency ?? options.outputLimits?.maxToolConcurrency
+      maxConcurrency: options.maxConcurrency ?? outputLimits.maxToolConcurrency
     })
     return scheduler.pipe(Layer.provideMerge(middle), Layer.provideMerge(base))
   }))

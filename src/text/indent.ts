@@ -74,7 +74,6 @@ const variantsOf = (needleIndents: ReadonlyArray<string>): Array<Variant> => {
  */
 const deriveShifts = (
   variants: ReadonlyArray<Variant>,
-  needleIndents: ReadonlyArray<string>,
   fileIndent: (k: number) => string,
   budget: { left: number }
 ): Array<Shift> => {
@@ -89,9 +88,10 @@ const deriveShifts = (
     }
     const shift: Shift = { convert, from: c0.slice(0, c0.length - common), to: f0.slice(0, f0.length - common) }
     let uniform = true
-    for (let k = 1; k < needleIndents.length && uniform; k++) {
+    for (let k = 1; k < indents.length && uniform; k++) {
       budget.left--
-      uniform = applyShift(shift, needleIndents[k]!) === fileIndent(k)
+      const ck = indents[k]
+      uniform = ck !== undefined && ck.startsWith(shift.from) && shift.to + ck.slice(shift.from.length) === fileIndent(k)
     }
     if (uniform) shifts.push(shift)
   }
@@ -138,7 +138,7 @@ export const indentationShift = (h: Haystack, needle: string, newString: string)
       const line = start + rows[k]!
       return h.content.slice(table.starts[line]!, indentEnds[line]!)
     }
-    const shifts = deriveShifts(variants, needleIndents, fileIndent, budget)
+    const shifts = deriveShifts(variants, fileIndent, budget)
     if (shifts.length > 0) shiftsAt.set(start, shifts)
     return shifts.length > 0
   }

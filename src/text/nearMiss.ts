@@ -13,7 +13,10 @@ import { splitNeedle } from "./lines.js"
 import type { Haystack } from "./rungs.js"
 import { normalizeUnicode } from "./unicode.js"
 
-/** Where the needle came closest: the first differing line (1-based) and a short character diff. */
+/**
+ * Where the needle came closest: the first differing line (1-based), the needle's and the file's
+ * text of that line (each clipped to 400 characters) and a short character diff.
+ */
 export interface NearMiss {
   readonly line: number
   readonly expected: string
@@ -26,6 +29,7 @@ const MAX_HITS_PER_ANCHOR = 4_000
 const MAX_KEY_FANOUT = 4
 const MAX_RANKED = 24
 const MAX_SCORED_LINES = 200
+const MAX_SHOWN_LINE = 400
 const DIFF_CONTEXT = 24
 const DIFF_MIDDLE = 80
 
@@ -159,7 +163,8 @@ export const findNearMiss = (h: Haystack, needle: string): NearMiss | undefined 
     const expected = lines[j]!
     const actual = best + j < table.count ? table.line(best + j) : ""
     if (best + j >= table.count || comparable(actual) !== comparable(expected)) {
-      return { line: best + j + 1, expected, actual, diff: characterDiff(expected, actual) }
+      const shown = (text: string) => clip(text, MAX_SHOWN_LINE, false)
+      return { line: best + j + 1, expected: shown(expected), actual: shown(actual), diff: characterDiff(expected, actual) }
     }
   }
   return undefined

@@ -88,6 +88,18 @@ const allIdentical = (content: string, spans: ReadonlyArray<Span>): boolean => {
   return spans.every(([start, end]) => end - start === text.length && content.startsWith(text, start))
 }
 
+/** Widens each deleted span to whole lines where that cannot run into a neighbouring span. */
+const widenDeletions = (content: string, spans: ReadonlyArray<Span>): Array<Span> => {
+  const out: Array<Span> = []
+  spans.forEach((span, i) => {
+    const wide = widenDeletion(content, span)
+    const previousEnd = out[out.length - 1]?.[1] ?? 0
+    const nextStart = spans[i + 1]?.[0] ?? content.length
+    out.push(wide[0] >= previousEnd && wide[1] <= nextStart ? wide : span)
+  })
+  return out
+}
+
 const judge = (
   content: string,
   found: Candidates,
@@ -129,7 +141,7 @@ export const resolveEdit = (
   }
   const refused = judge(content, found, options)
   if (refused !== undefined) return refused
-  const spans = found.newString === "" ? found.spans.map((span) => widenDeletion(content, span)) : found.spans
+  const spans = found.newString === "" ? widenDeletions(content, found.spans) : found.spans
   const [start, end] = spans[0]!
   const startLine = countBreaks(content, 0, start) + 1
   return {

@@ -113,13 +113,52 @@ const droppedTrailingEmptyLine = (h: Haystack, needle: string, newString: string
   }
 }
 
-/** Runs the reference rungs in order; the first rung that matches anywhere decides. */
+const overlaps = (sorted: ReadonlyArray<Span>, [start, end]: Span): boolean => {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid]![1] <= start) lo = mid + 1
+    else hi = mid
+  }
+  const next = sorted[lo]
+  return next !== undefined && next[0] < end
+}
+
+/** `kept` plus every span of `more` that overlaps none of `kept`, in file order. */
+const addPlaces = (kept: ReadonlyArray<Span>, more: ReadonlyArray<Span>): Array<Span> => {
+  const added = more.filter((span) => !overlaps(kept, span))
+  return added.length === 0 ? [...kept] : [...kept, ...added].sort((x, y) => x[0] - y[0])
+}
+
+/**
+ * Runs the reference rungs in order; the first rung that matches anywhere decides the rung,
+ * the text written and the spans. For a fuzzy (non-exact) first hit, the places the more lenient
+ * rungs find elsewhere are added, so a needle that fits a second place only loosely still makes
+ * the edit ambiguous rather than "first match wins".
+ */
 export const referenceRungs = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
   if (needle === "") return undefined
-  const direct = exact(h, needle, newString) ?? unicode(h, needle, newString) ??
-    lines(h, needle, newString, "trim_end", "trim_end_lines")
-  if (direct !== undefined) return direct
+  const literal = exact(h, needle, newString)
+  if (literal !== undefined) return literal
   const folds = hasUnicodeEquivalents(needle) || h.folded() !== h.content
-  return (folds ? lines(h, needle, newString, "fold_trim_end", "normalized_trim_end_lines") : undefined) ??
-    droppedTrailingEmptyLine(h, needle, newString)
+  const tiers: ReadonlyArray<() => Candidates | undefined> = [
+    () => unicode(h, needle, newString),
+    () => lines(h, needle, newString, "trim_end", "trim_end_lines"),
+    () => (folds ? lines(h, needle, newString, "fold_trim_end", "normalized_trim_end_lines") : undefined),
+    () => droppedTrailingEmptyLine(h, needle, newString)
+  ]
+  let first: Candidates | undefined
+  let spans: Array<Span> = []
+  for (const tier of tiers) {
+    const found = tier()
+    if (found === undefined) continue
+    if (first === undefined) {
+      first = found
+      spans = [...found.spans]
+    } else {
+      spans = addPlaces(spans, found.spans)
+    }
+  }
+  return first === undefined ? undefined : { ...first, spans }
 }

@@ -8,7 +8,7 @@ import { Effect, Schema, SchemaIssue } from "effect"
 import { pathFieldsOf } from "./annotations.js"
 import { InvalidToolParams } from "./errors.js"
 import { CONCURRENCY_SAFE_KINDS, type Kind } from "./kind.js"
-import type { ConfirmationDetails, Permission } from "./permission.js"
+import type { ConfirmationDetails, ConfirmationOutcome, Permission } from "./permission.js"
 import type { Display, ToolResult } from "./result.js"
 
 /** The params of every tool are a struct. @category models */
@@ -20,10 +20,55 @@ export type TruncateKeep = "head" | "tail" | "both"
 /** A chunk of live output while a call runs (shell output, MCP progress). @category models */
 export type LiveOutput = Display
 
+/** A todo as event hooks see it. @category models */
+export interface TodoEventItem {
+  readonly id: string
+  readonly content: string
+  readonly status: string
+}
+
+/**
+ * A change a tool is about to make or has made, for the session's event hooks: a todo that a
+ * `todo_write` call creates, or one it moves to `completed` (`previousStatus` is absent for a todo
+ * created already completed). `todos` is the whole list the call writes.
+ *
+ * @category models
+ */
+export type ToolEvent =
+  | { readonly _tag: "TodoCreated"; readonly todo: TodoEventItem; readonly todos: ReadonlyArray<TodoEventItem> }
+  | {
+    readonly _tag: "TodoCompleted"
+    readonly todo: TodoEventItem
+    readonly previousStatus: string | undefined
+    readonly todos: ReadonlyArray<TodoEventItem>
+  }
+
+/** A hook's verdict: go on, or stop with a reason the model is shown. @category models */
+export type HookVerdict = { readonly _tag: "Continue" } | { readonly _tag: "Block"; readonly reason: string }
+
+/**
+ * The session's hooks on tool events, as an executing call sees them: `validate` runs before the
+ * change (a `Block` stops it), `committed` after it (observe only; hook failures are logged, never
+ * the call's).
+ *
+ * @category models
+ */
+export interface ToolEventHooks {
+  readonly validate: (event: ToolEvent) => Effect.Effect<HookVerdict>
+  readonly committed: (event: ToolEvent) => Effect.Effect<void>
+}
+
 /** What an executing call may use besides its params. @category models */
 export interface ExecuteContext {
   /** Receives live output; throttling is the tool's job. */
   readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+  /**
+   * The approver's answer when the call was put to a person (for `ask_user_question`, the answers;
+   * a decline arrives here too, see {@link InvocationSpec.requiresUserInteraction}).
+   */
+  readonly confirmation?: ConfirmationOutcome | undefined
+  /** The session's event hooks (absent when the tool is called directly, outside a scheduler). */
+  readonly hooks?: ToolEventHooks | undefined
 }
 
 /**
@@ -41,6 +86,13 @@ export interface InvocationSpec<A, E> {
   readonly confirmation?: Effect.Effect<ConfirmationDetails, E> | undefined
   /** Whether this call may run in parallel with its neighbours. Default: by Kind (Read, Search, Fetch). */
   readonly concurrencySafe?: boolean | undefined
+  /**
+   * The call exists to ask the user (`ask_user_question`): the approver is asked in every approval
+   * mode, even when rules, the mode or an earlier "always" allow the call, and its answer, a
+   * decline included, reaches `execute` as `context.confirmation` instead of cancelling the call.
+   * A `deny` still refuses it. Default false.
+   */
+  readonly requiresUserInteraction?: boolean | undefined
   /** Interruption is cancellation. */
   readonly execute: (context: ExecuteContext) => Effect.Effect<ToolResult<A>, E>
 }
@@ -103,6 +155,10 @@ export class Invocation<P = unknown, A = unknown, E = unknown> {
   /** Whether this call may run in parallel with its neighbours. */
   get concurrencySafe(): boolean {
     return this.#spec.concurrencySafe ?? CONCURRENCY_SAFE_KINDS.has(this.tool.kind)
+  }
+  /** Whether the call must be put to a person whatever the policy says (its answer is the point). */
+  get requiresUserInteraction(): boolean {
+    return this.#spec.requiresUserInteraction ?? false
   }
   /** Runs the call. */
   execute(context: ExecuteContext = {}): Effect.Effect<ToolResult<A>, E> {

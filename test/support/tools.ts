@@ -47,3 +47,67 @@ export const touchTool = defineTool({
       execute: () => Effect.succeed(textResult(`touched ${params.file_path}`, { data: { count: params.count ?? 1 } }))
     })
 })
+
+/** A tool that returns `size` chars of text (lines of 99 chars + newline), optionally with an image part. */
+export const bigTool = (
+  name: string,
+  options: { readonly maxOutputChars?: number; readonly kind?: Kind; readonly withImage?: boolean; readonly truncateKeep?: "head" | "tail" | "both" } = {}
+) =>
+  defineTool({
+    name,
+    displayName: `Big ${name}`,
+    description: "Returns a large output.",
+    kind: options.kind ?? Kind.Read,
+    maxOutputChars: options.maxOutputChars,
+    truncateKeep: options.truncateKeep,
+    params: Schema.Struct({
+      size: Schema.Int.annotate({ description: "chars" }),
+      fail: Schema.optionalKey(Schema.Boolean.annotate({ description: "fail with the text as message" }))
+    }),
+    invoke: (params) =>
+      Effect.succeed({
+        description: `big ${params.size}`,
+        execute: () =>
+          Effect.gen(function*() {
+            const body = makeText(params.size)
+            if (params.fail) return yield* new ExecutionFailed({ message: body })
+            const result = textResult(body)
+            return options.withImage
+              ? { ...result, llmContent: [...result.llmContent, { type: "image" as const, data: "aGk=", mimeType: "image/png" }] }
+              : result
+          })
+      })
+  })
+
+/** Deterministic text of exactly `size` chars, in 100-char lines, with unique line numbers. */
+export const makeText = (size: number): string => {
+  const lines: Array<string> = []
+  let total = 0
+  for (let i = 0; total < size; i++) {
+    const line = `line ${i} `.padEnd(99, "x") + "\n"
+    lines.push(line)
+    total += line.length
+  }
+  return lines.join("").slice(0, size)
+}
+
+/** A tool that records when it starts and ends, for concurrency tests. */
+export const timedTool = (name: string, kind: Kind, log: Array<{ name: string; id: string; start: number; end: number }>, delayMs = 150) =>
+  defineTool({
+    name,
+    displayName: name,
+    description: "Sleeps and records its interval.",
+    kind,
+    params: Schema.Struct({ id: Schema.String.annotate({ description: "label" }) }),
+    invoke: (params) =>
+      Effect.succeed({
+        description: `${name} ${params.id}`,
+        execute: () =>
+          Effect.gen(function*() {
+            const start = performance.now()
+            yield* Effect.sleep(delayMs)
+            log.push({ name, id: params.id, start, end: performance.now() })
+            return textResult(`${name} ${params.id} done`)
+          })
+      })
+  })

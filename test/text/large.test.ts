@@ -17,23 +17,24 @@ const MB = 1024 * 1024
 
 describe("large inputs (linear ladder, bounded near-miss)", () => {
   it("20 MB of distinct lines: a miss runs every rung and still finds the near-miss", () => {
-    const { content, lines } = buildFile(20 * MB, (i) => `    const value_${i} = compute(${i}, "x");`)
+    const line = (i: number) => `    const value_${i} = compute(${i}, "x", options.defaults, context);`
+    const { content, lines } = buildFile(20 * MB, line)
     assert.isAtLeast(content.length, 20 * MB)
     const at = Math.floor(lines / 2)
-    const needle = [at, at + 1, at + 2].map((i) => `    const value_${i} = compute(${i}, "x");`)
+    const needle = [at, at + 1, at + 2].map(line)
     needle[1] = needle[1]!.replace("\"x\"", "\"y\"")
     const result = resolveEdit(content, needle.join("\n"), "replacement")
     assert.strictEqual(result._tag, "NoMatch")
     if (result._tag !== "NoMatch") return
     assert.strictEqual(result.nearMiss?.line, at + 2)
     assert.strictEqual(result.nearMiss?.expected, needle[1])
-    assert.match(result.nearMiss?.diff ?? "", /compute\(\d+, "\[-y-\]\{\+x\+\}"\);$/)
+    assert.match(result.nearMiss?.diff ?? "", /compute\(\d+, "\[-y-\]\{\+x\+\}", options\.defaults, con…$/)
     assert.isNull(findMatchedSlice(content, `${needle.join("\n")}\n`))
   })
 
   it("20 MB of identical lines: a long needle that misses at its last line stays linear", () => {
-    const { content, lines } = buildFile(20 * MB, () => "    return value;")
-    assert.isAbove(lines, 1_000_000)
+    const content = "    return value;\n".repeat(Math.ceil((20 * MB) / 18))
+    assert.isAbove(content.length, 20 * MB - 1)
     // Every file line equals the needle's first 2000 lines, so a window-by-window scan would do
     // lines × 2000 comparisons; the line passes run KMP over line ids instead.
     const needle = "    return value;\n".repeat(2000) + "    return other;\n"
@@ -42,8 +43,20 @@ describe("large inputs (linear ladder, bounded near-miss)", () => {
     if (result._tag === "NoMatch") assert.strictEqual(result.nearMiss?.expected, "    return other;")
   })
 
+  it("20 MB on a single line (minified): a miss stays linear and the near-miss is clipped", () => {
+    const content = "let value=1;".repeat(2 * MB)
+    assert.isAtLeast(content.length, 20 * MB)
+    const result = resolveEdit(content, "let value=1;value=2;", "x")
+    assert.strictEqual(result._tag, "NoMatch")
+    if (result._tag !== "NoMatch") return
+    assert.strictEqual(result.nearMiss?.line, 1)
+    assert.isAtMost(result.nearMiss?.actual.length ?? 0, 401)
+    assert.isAtMost(result.nearMiss?.diff.length ?? 0, 200)
+    assert.match(result.nearMiss?.diff ?? "", /^let value=1;[^\n]*\[-/)
+  })
+
   it("every window matching but for a non-uniform shift: the indentation rung's budget bounds the work", () => {
-    const { content } = buildFile(4 * MB, () => "    return value;")
+    const content = "    return value;\n".repeat(Math.ceil((4 * MB) / 18))
     // 200k windows × 2000 lines would be 4e8 indentation comparisons without the budget.
     const shifted = "  return value;\n".repeat(2000) + "return value;\n"
     assert.strictEqual(resolveEdit(content, shifted, "x")._tag, "NoMatch")

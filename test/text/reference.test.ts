@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import fc from "fast-check"
 import {
   applyReplacement,
   countOccurrences,
@@ -8,7 +9,8 @@ import {
   normalizeEditStrings,
   removeTrailingNewline,
   SNIPPET_CONTEXT_LINES,
-  SNIPPET_MAX_LINES
+  SNIPPET_MAX_LINES,
+  UNICODE_EQUIVALENTS
 } from "../../src/text/index.js"
 
 describe("normalizeEditStrings (reference §3.5 vectors)", () => {
@@ -204,5 +206,68 @@ describe("removeTrailingNewline", () => {
     assert.strictEqual(removeTrailingNewline("a\n\n"), "a\n")
     assert.strictEqual(removeTrailingNewline("a\r"), "a")
     assert.strictEqual(removeTrailingNewline("a"), "a")
+  })
+})
+
+describe("findMatchedSlice against a direct reading of §3.5", () => {
+  // A deliberately naive transcription of the reference algorithm, used as the oracle.
+  const fold = (s: string) => [...s].map((c) => UNICODE_EQUIVALENTS[c] ?? c).join("")
+  const naive = (haystack: string, needle: string): { slice: string; removedTrailingFinalEmptyLine: boolean } | null => {
+    if (needle === "") return null
+    if (haystack.includes(needle)) return { slice: needle, removedTrailingFinalEmptyLine: false }
+    const folded = fold(haystack).indexOf(fold(needle))
+    if (folded !== -1) return { slice: haystack.slice(folded, folded + needle.length), removedTrailingFinalEmptyLine: false }
+    const lines = haystack.split("\n")
+    const offsets = lines.map((_, i) => lines.slice(0, i).join("\n").length + (i > 0 ? 1 : 0))
+    const passes = [(s: string) => s, (s: string) => s.trimEnd(), (s: string) => fold(s).trimEnd()]
+    const seek = (pattern: ReadonlyArray<string>) => {
+      for (const t of passes) {
+        for (let i = 0; i + pattern.length <= lines.length; i++) {
+          if (pattern.every((p, k) => t(lines[i + k]!) === t(p))) return i
+        }
+      }
+      return undefined
+    }
+    const pattern = needle.split("\n")
+    const endsWithBreak = needle.endsWith("\n")
+    const at = seek(pattern)
+    if (at !== undefined) {
+      const count = pattern.length - (endsWithBreak ? 1 : 0)
+      const end = endsWithBreak ? offsets[at + count]! : offsets[at + count - 1]! + lines[at + count - 1]!.length
+      return { slice: haystack.slice(offsets[at]!, end), removedTrailingFinalEmptyLine: false }
+    }
+    if (pattern[pattern.length - 1] === "") {
+      const shorter = pattern.slice(0, -1)
+      if (shorter.length === 0) return null
+      const again = seek(shorter)
+      if (again !== undefined) {
+        const last = again + shorter.length - 1
+        return { slice: haystack.slice(offsets[again]!, offsets[last]! + lines[last]!.length), removedTrailingFinalEmptyLine: true }
+      }
+    }
+    return null
+  }
+
+  it("agrees with the naive reading on random inputs", () => {
+    const unit = fc.constantFrom("a", "b", " ", "\t", "\n", "\n", "-", "\u2013", "\"", "\u201c", "\u00a0")
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 30 }), fc.string({ unit, maxLength: 10 }), (haystack, needle) => {
+        assert.deepStrictEqual(findMatchedSlice(haystack, needle), naive(haystack, needle))
+      }),
+      { seed: 42, numRuns: 300 }
+    )
+  })
+
+  it("agrees with the naive reading when the needle is a perturbed slice of the haystack", () => {
+    const unit = fc.constantFrom("a", "b", " ", "\t", "\n", "-", "\u2013", "\u00a0")
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 1, maxLength: 30 }), fc.nat(), fc.nat(), fc.nat({ max: 5 }), (haystack, i, j, pad) => {
+        const a = i % haystack.length
+        const b = a + 1 + (j % (haystack.length - a))
+        const needle = haystack.slice(a, b).split("\n").map((line) => line.trimEnd() + " ".repeat(pad % 3)).join("\n")
+        assert.deepStrictEqual(findMatchedSlice(haystack, needle), naive(haystack, needle))
+      }),
+      { seed: 42, numRuns: 300 }
+    )
   })
 })

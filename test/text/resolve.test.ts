@@ -303,3 +303,55 @@ describe("resolveEdit: near-miss", () => {
     assert.deepStrictEqual(resolveEdit("abc\n", "zz", "x"), { _tag: "NoMatch" })
   })
 })
+
+describe("resolveEdit: fuzzy uniqueness across rungs", () => {
+  it("a place that fits only a more lenient rung still makes a fuzzy hit ambiguous", () => {
+    // The folded needle fits line 1 exactly and line 3 once trailing spaces are dropped.
+    const content = "x-y = 1\nz\nx-y = 1  \n"
+    assert.deepStrictEqual(resolveEdit(content, "x\u2013y = 1\n", "w\n"), {
+      _tag: "Ambiguous",
+      rung: "unicode_normalized",
+      occurrences: 2
+    })
+  })
+
+  it("the same place found by several rungs counts once", () => {
+    const m = match(resolveEdit("a \u201cq\u201d\nb\n", "a \"q\"", "A"))
+    assert.strictEqual(m.rung, "unicode_normalized")
+    assert.strictEqual(m.occurrences, 1)
+    assert.strictEqual(m.newContent, "A\nb\n")
+  })
+
+  it("a unique exact hit wins even when fuzzy places exist elsewhere", () => {
+    const m = match(resolveEdit("x-y\nx\u2013y\n", "x-y", "w"))
+    assert.strictEqual(m.rung, "exact")
+    assert.strictEqual(m.newContent, "w\nx\u2013y\n")
+  })
+})
+
+describe("resolveEdit: near-miss edges", () => {
+  it("a needle running past the end of the file reports the first missing line", () => {
+    const result = resolveEdit("one\ntwo", "one\ntwo\nthree", "x")
+    assert.strictEqual(result._tag, "NoMatch")
+    if (result._tag !== "NoMatch") return
+    assert.deepStrictEqual(result.nearMiss, { line: 3, expected: "three", actual: "", diff: "[-three-]" })
+  })
+
+  it("a non-uniform shift is reported at its first differing line", () => {
+    const result = resolveEdit("f() {\n  a()\n  b()\n}\n", "f() {\na()\n  b()\n}", "x")
+    assert.strictEqual(result._tag, "NoMatch")
+    if (result._tag !== "NoMatch") return
+    assert.strictEqual(result.nearMiss?.line, 2)
+    assert.strictEqual(result.nearMiss?.diff, "{+  +}a()")
+  })
+})
+
+describe("resolveEdit: deletions next to each other", () => {
+  it("never widens a deleted span into its neighbour", () => {
+    const m = match(resolveEdit("  \nx\n", " ", "", { replaceAll: true }))
+    assert.strictEqual(m.occurrences, 2)
+    assert.strictEqual(m.newContent, "\nx\n")
+    const lines = match(resolveEdit("x\nx\ny\n", "x", "", { replaceAll: true }))
+    assert.strictEqual(lines.newContent, "y\n")
+  })
+})

@@ -1,0 +1,228 @@
+/**
+ * One live connection to an upstream server: the transport (stdio, streamable HTTP, or SSE for old
+ * servers), the SDK client, and the notifications it delivers. A connection is acquired in a
+ * `Scope`; closing the scope kills a local server's whole process tree.
+ *
+ * @since 0.1.0
+ */
+import * as nodePath from "node:path"
+import { pathToFileURL } from "node:url"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import {
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema
+} from "@modelcontextprotocol/sdk/types.js"
+import { Effect, type Scope } from "effect"
+import type { McpServerConfig } from "./config.js"
+import { McpConnectError } from "./errors.js"
+import { killProcessTree } from "./processTree.js"
+import { BoundedStdioTransport } from "./stdioTransport.js"
+
+/** Our name and version in `initialize`. @category constants */
+export const CLIENT_INFO = { name: "toolwright", version: "0.1.0" } as const
+
+/** Which wire a connection uses. @category models */
+export type TransportKind = "stdio" | "streamable-http" | "sse"
+
+/** What an upstream tells us without being asked. @category models */
+export type UpstreamNotice =
+  | { readonly _tag: "ListChanged"; readonly list: "tools" | "resources" | "prompts" }
+  | { readonly _tag: "Log"; readonly level: string; readonly logger: string | undefined; readonly data: unknown }
+  | { readonly _tag: "Closed" }
+  | { readonly _tag: "Garbage"; readonly line: string }
+
+/** Where a connection runs and what it may tell the server. @category models */
+export interface ConnectOptions {
+  /** The default working directory of a local server, and the base of a relative `cwd`. */
+  readonly cwd: string
+  /** Workspace roots, announced to servers that ask (`roots/list`). */
+  readonly roots: ReadonlyArray<string>
+  readonly onNotice: (notice: UpstreamNotice) => void
+}
+
+/** A connected upstream. @category models */
+export interface LiveConnection {
+  readonly client: Client
+  readonly kind: TransportKind
+  /** The server process (stdio only). */
+  readonly pid: number | undefined
+  /** Whether the transport has closed (the server died, the network dropped). */
+  readonly isClosed: () => boolean
+  /** Why it closed, when known (exit status and stderr tail, an oversized message…). */
+  readonly closeReason: () => string | undefined
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** The connection-loss signature of an error (reference §13.3 step 6, plus HTTP gateway errors). */
+const CONNECTION_LOST = /ECONNREFUSED|ENOTFOUND|ECONNRESET|ETIMEDOUT|EPIPE|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|connection (closed|lost)|not connected|disconnected|transport closed|fetch failed|socket hang up|other side closed/i
+
+/** How a failed request failed. @category models */
+export type RequestFailure =
+  /** The connection is gone; reconnecting may help. */
+  | { readonly _tag: "ConnectionLost"; readonly message: string }
+  /** The server answered with a JSON-RPC error. */
+  | { readonly _tag: "Protocol"; readonly code: number; readonly message: string }
+  | { readonly _tag: "Other"; readonly message: string }
+
+/** Classifies an error thrown by the SDK client. @category errors */
+export const classifyFailure = (error: unknown): RequestFailure => {
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.ConnectionClosed) return { _tag: "ConnectionLost", message: error.message }
+    return { _tag: "Protocol", code: error.code, message: error.message }
+  }
+  if (error instanceof StreamableHTTPError && error.code !== undefined && [502, 503, 504].includes(error.code)) {
+    return { _tag: "ConnectionLost", message: errorText(error) }
+  }
+  const message = errorText(error)
+  const cause = error instanceof Error && error.cause !== undefined ? errorText(error.cause) : ""
+  return CONNECTION_LOST.test(`${message} ${cause}`) ? { _tag: "ConnectionLost", message: cause ? `${message} (${cause})` : message } : { _tag: "Other", message }
+}
+
+const makeClient = (options: ConnectOptions): Client => {
+  const client = new Client(CLIENT_INFO, { capabilities: { roots: { listChanged: false } } })
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: options.roots.map((root) => ({ uri: pathToFileURL(root).href, name: nodePath.basename(root) }))
+  }))
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onNotice({ _tag: "ListChanged", list: "tools" }))
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => options.onNotice({ _tag: "ListChanged", list: "resources" }))
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => options.onNotice({ _tag: "ListChanged", list: "prompts" }))
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
+    options.onNotice({ _tag: "Log", level: n.params.level, logger: n.params.logger, data: n.params.data }))
+  return client
+}
+
+/** Starts a local server and connects to it; the scope kills its process tree. */
+const connectStdio = (server: McpServerConfig & { readonly transport: { readonly _tag: "stdio" } }, options: ConnectOptions) =>
+  Effect.gen(function*() {
+    const t = server.transport
+    const transport = new BoundedStdioTransport({
+      command: t.command,
+      args: t.args,
+      env: t.env,
+      cwd: t.cwd === undefined ? options.cwd : nodePath.resolve(options.cwd, t.cwd),
+      onGarbage: (line) => options.onNotice({ _tag: "Garbage", line })
+    })
+    const client = makeClient(options)
+    let closed = false
+    client.onclose = () => {
+      closed = true
+      options.onNotice({ _tag: "Closed" })
+    }
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => client.connect(transport, { timeout: server.discoveryTimeoutMs }),
+        catch: (error) => new McpConnectError({ server: server.name, message: describeConnectFailure(server, error, transport.closeReason) })
+      }).pipe(Effect.onError(() => stopStdio(client, transport))),
+      () => stopStdio(client, transport)
+    )
+    return {
+      client,
+      kind: "stdio",
+      pid: transport.pid,
+      isClosed: () => closed,
+      closeReason: () => transport.closeReason
+    } satisfies LiveConnection
+  })
+
+const stopStdio = (client: Client, transport: BoundedStdioTransport) =>
+  Effect.gen(function*() {
+    if (transport.pid !== undefined) yield* killProcessTree(transport.pid, { group: true })
+    yield* Effect.promise(() => client.close().catch(() => undefined))
+  })
+
+const connectHttp = (
+  server: McpServerConfig & { readonly transport: { readonly _tag: "http" } },
+  options: ConnectOptions,
+  kind: "streamable-http" | "sse"
+) =>
+  Effect.gen(function*() {
+    const t = server.transport
+    const url = new URL(t.url)
+    const requestInit = { headers: { ...t.headers } }
+    const transport = kind === "sse"
+      ? new SSEClientTransport(url, { requestInit })
+      : new StreamableHTTPClientTransport(url, { requestInit })
+    const client = makeClient(options)
+    let closed = false
+    let lastError: string | undefined
+    client.onclose = () => {
+      closed = true
+      options.onNotice({ _tag: "Closed" })
+    }
+    client.onerror = (error) => {
+      lastError = errorText(error)
+    }
+    const close = Effect.promise(async () => {
+      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+        await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 1_000).unref())])
+      }
+      await client.close().catch(() => undefined)
+    })
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => client.connect(transport, { timeout: server.discoveryTimeoutMs }),
+        catch: (error) => error
+      }).pipe(Effect.onError(() => close)),
+      () => close
+    )
+    return {
+      client,
+      kind,
+      pid: undefined,
+      isClosed: () => closed,
+      closeReason: () => (closed ? `the connection to ${t.url} closed${lastError ? ` (${lastError})` : ""}` : undefined)
+    } satisfies LiveConnection
+  })
+
+/** A streamable-HTTP refusal that means "this is an old SSE server" (not auth, not down). */
+const wantsSseFallback = (error: unknown): boolean =>
+  error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400 && error.code < 500 &&
+  error.code !== 401 && error.code !== 403
+
+const describeConnectFailure = (server: McpServerConfig, error: unknown, reason?: string): string => {
+  const where = server.transport._tag === "stdio"
+    ? `command ${JSON.stringify([server.transport.command, ...server.transport.args].join(" "))}`
+    : server.transport.url
+  const why = reason ?? errorText(error)
+  const hint = error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
+    ? " The server refused our credentials: check the \"headers\" of this server in the MCP config."
+    : ""
+  return `MCP server "${server.name}" (${where}) could not be connected: ${why}.${hint}`
+}
+
+/**
+ * Connects to a server. A `url` server is tried over streamable HTTP first and, when it answers
+ * like an old server (4xx other than 401/403), over SSE.
+ *
+ * @category constructors
+ */
+export const connect = (server: McpServerConfig, options: ConnectOptions): Effect.Effect<LiveConnection, McpConnectError, Scope.Scope> => {
+  const t = server.transport
+  if (t._tag === "stdio") return connectStdio({ ...server, transport: t }, options)
+  const http = { ...server, transport: t }
+  const attempt = (kind: "streamable-http" | "sse") =>
+    connectHttp(http, options, kind).pipe(
+      Effect.mapError((error) => ({ error, message: describeConnectFailure(server, error) }))
+    )
+  const mapped = (eff: ReturnType<typeof attempt>) =>
+    Effect.mapError(eff, (e) => new McpConnectError({ server: server.name, message: e.message }))
+  if (t.protocol === "sse") return mapped(attempt("sse"))
+  if (t.protocol === "streamable") return mapped(attempt("streamable-http"))
+  return attempt("streamable-http").pipe(
+    Effect.catch((first) =>
+      wantsSseFallback(first.error)
+        ? mapped(attempt("sse")).pipe(
+          Effect.mapError((e) => new McpConnectError({ server: server.name, message: `${first.message} Falling back to SSE failed too: ${e.message}` }))
+        )
+        : Effect.fail(new McpConnectError({ server: server.name, message: first.message }))
+    )
+  )
+}

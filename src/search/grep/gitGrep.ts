@@ -1,0 +1,83 @@
+/**
+ * The `git grep` backend: `git grep --no-index` run in the search root, which walks the work
+ * tree with git's own `.gitignore` handling (`--exclude-standard`), including untracked files
+ * and nested repositories, without reading the user's global git configuration.
+ *
+ * Binary files are searched as text (`-a`, so `.gitattributes` cannot hide text files) and
+ * dropped by the shared post-filter, which also applies `.toolwrightignore`, the glob, the
+ * size cap and the symlink rule. The pattern is emitted as PCRE (`-P`) when git was built with
+ * it, else as POSIX ERE (`-E`).
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import { GrepExecutionError } from "../../tool/errors.js"
+import { probeExitCode, runProcess, searchEnv } from "../process.js"
+import { decodeLossy, stripLineEnding } from "../text.js"
+import { addRawMatch, finalizeMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
+import { searchWithJs } from "./js.js"
+import type { GrepBackend, GrepRequest } from "./types.js"
+
+/** Dialect of the git and system grep backends. @category models */
+export type ToolDialect = "pcre" | "ere"
+
+const GIT_CONFIG = [
+  "-c", "core.quotePath=false", "-c", "grep.fullName=false", "-c", "grep.lineNumber=false",
+  "-c", "grep.column=false", "-c", "grep.patternType=basic", "-c", "core.excludesFile=/dev/null"
+]
+
+/** Parses one `path NUL line NUL text` record of `git grep -z -n`. */
+const parseGitLine = (raw: RawMatches, line: Buffer): void => {
+  const a = line.indexOf(0)
+  const b = a < 0 ? -1 : line.indexOf(0, a + 1)
+  if (b < 0) return
+  const lineNumber = Number(line.subarray(a + 1, b).toString("latin1"))
+  if (!Number.isInteger(lineNumber)) return
+  addRawMatch(raw, decodeLossy(line.subarray(0, a)), lineNumber, decodeLossy(stripLineEnding(line.subarray(b + 1))))
+}
+
+const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchContext, dialect: ToolDialect, source: string) {
+  const tree = context.tree
+  const excludeStandard = context.request.ignore.gitignore && tree.insideWorkTree && !tree.rootGitIgnored
+  const args = [
+    ...GIT_CONFIG, "grep", "--no-index", excludeStandard ? "--exclude-standard" : "--no-exclude-standard",
+    "--no-color", "-n", "-z", "-a", "-i", dialect === "pcre" ? "-P" : "-E", "-e", source
+  ]
+  if (context.fileName !== undefined) args.push("--", `:(literal)${context.fileName}`)
+  const raw: RawMatches = new Map()
+  const exit = yield* runProcess("git", args, { cwd: context.dir, env: searchEnv(), onLine: (l) => parseGitLine(raw, l) }).pipe(
+    Effect.mapError((e) => new GrepExecutionError({ message: e.message }))
+  )
+  return { exit, raw }
+})
+
+/** Searches with `git grep` in the given dialect (falling back to JS where it cannot express the query). @category searching */
+export const searchWithGitGrep = Effect.fn("grep.git-grep")(function*(request: GrepRequest, dialect: ToolDialect) {
+  const context = yield* makeSearchContext(request)
+  const emitted = context.compiled.emit(dialect)
+  if (emitted._tag === "Unsupported") return yield* searchWithJs(context, { from: "git-grep", reason: emitted.reason })
+  const { exit, raw } = yield* runGitGrep(context, dialect, emitted.source)
+  if (exit.exitCode === 128 && /regex|pcre|pattern|parenthes|bracket|repetition/i.test(exit.stderr)) {
+    return yield* searchWithJs(context, { from: "git-grep", reason: `git grep rejected the translated pattern: ${exit.stderr.trim()}` })
+  }
+  if (exit.exitCode !== 0 && exit.exitCode !== 1) {
+    const detail = exit.stderr.trim() || `exit code ${String(exit.exitCode ?? exit.signal)}`
+    return yield* new GrepExecutionError({ message: `git grep failed: ${detail}` })
+  }
+  return yield* finalizeMatches(context, raw, { inspect: true, engine: "git-grep" })
+})
+
+/** The `git grep` backend; `dialect` forces PCRE or ERE (default: PCRE when git supports it). @category constructors */
+export const makeGitGrepBackend = Effect.fn("grep.git-grep.make")(function*(options: { readonly dialect?: ToolDialect } = {}) {
+  const cwd = process.cwd()
+  if ((yield* probeExitCode("git", ["--version"], cwd)) !== 0) {
+    return yield* new GrepExecutionError({ message: "git is not available on PATH" })
+  }
+  const dialect = options.dialect ?? (
+    (yield* probeExitCode("git", ["grep", "--no-index", "-P", "-i", "-e", "\\x{100}(?=x)", "--", ":(literal)toolwright-probe-none"], cwd, searchEnv())) === 1
+      ? "pcre"
+      : "ere"
+  )
+  const backend: GrepBackend = { name: "git-grep", search: (request) => searchWithGitGrep(request, dialect) }
+  return backend
+})

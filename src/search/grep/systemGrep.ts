@@ -1,0 +1,67 @@
+/**
+ * The system `grep -r` backend (GNU grep): case-insensitive (`-i`, unlike the reference's
+ * fallback), binary files read as text (`-a`) and dropped by the shared post-filter, which
+ * also applies `.gitignore`, `.toolwrightignore`, the glob, the size cap and the symlink rule.
+ * The pattern is emitted as PCRE (`-P`) when grep supports it, else as POSIX ERE (`-E`).
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import { GrepExecutionError } from "../../tool/errors.js"
+import { DEFAULT_EXCLUDED_NAMES } from "../constants.js"
+import { probeExitCode, runProcess, searchEnv } from "../process.js"
+import { decodeLossy, stripLineEnding } from "../text.js"
+import { addRawMatch, finalizeMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
+import type { ToolDialect } from "./gitGrep.js"
+import { searchWithJs } from "./js.js"
+import type { GrepBackend, GrepRequest } from "./types.js"
+
+/** Parses one `path NUL line:text` record of `grep -n -H --null`. */
+const parseGrepLine = (raw: RawMatches, line: Buffer): void => {
+  const nul = line.indexOf(0)
+  const colon = nul < 0 ? -1 : line.indexOf(0x3a, nul + 1)
+  if (colon < 0) return
+  const lineNumber = Number(line.subarray(nul + 1, colon).toString("latin1"))
+  if (!Number.isInteger(lineNumber)) return
+  const file = decodeLossy(line.subarray(0, nul))
+  addRawMatch(raw, file.startsWith("./") ? file.slice(2) : file, lineNumber, decodeLossy(stripLineEnding(line.subarray(colon + 1))))
+}
+
+const runGrep = Effect.fn("grep.grep.run")(function*(context: SearchContext, dialect: ToolDialect, source: string) {
+  const args = ["-r", "-n", "-H", "--null", "-a", "-s", "-i", dialect === "pcre" ? "-P" : "-E"]
+  for (const name of DEFAULT_EXCLUDED_NAMES) args.push(`--exclude-dir=${name}`)
+  args.push("-e", source, "--", context.fileName ?? ".")
+  const raw: RawMatches = new Map()
+  const exit = yield* runProcess("grep", args, { cwd: context.dir, env: searchEnv(), onLine: (l) => parseGrepLine(raw, l) }).pipe(
+    Effect.mapError((e) => new GrepExecutionError({ message: e.message }))
+  )
+  return { exit, raw }
+})
+
+/** Searches with system grep in the given dialect (falling back to JS where it cannot express the query). @category searching */
+export const searchWithSystemGrep = Effect.fn("grep.grep")(function*(request: GrepRequest, dialect: ToolDialect) {
+  const context = yield* makeSearchContext(request)
+  const emitted = context.compiled.emit(dialect)
+  if (emitted._tag === "Unsupported") return yield* searchWithJs(context, { from: "grep", reason: emitted.reason })
+  const { exit, raw } = yield* runGrep(context, dialect, emitted.source)
+  if (exit.exitCode === 2 && exit.stderr.trim() !== "") {
+    return yield* searchWithJs(context, { from: "grep", reason: `grep rejected the translated pattern: ${exit.stderr.trim()}` })
+  }
+  if (exit.exitCode !== 0 && exit.exitCode !== 1 && exit.exitCode !== 2) {
+    return yield* new GrepExecutionError({ message: `grep failed: exit code ${String(exit.exitCode ?? exit.signal)}` })
+  }
+  return yield* finalizeMatches(context, raw, { inspect: true, engine: "grep" })
+})
+
+/** The system grep backend; `dialect` forces PCRE or ERE (default: PCRE when grep supports it). @category constructors */
+export const makeSystemGrepBackend = Effect.fn("grep.grep.make")(function*(options: { readonly dialect?: ToolDialect } = {}) {
+  const cwd = process.cwd()
+  if ((yield* probeExitCode("grep", ["--version"], cwd)) !== 0) {
+    return yield* new GrepExecutionError({ message: "grep is not available on PATH" })
+  }
+  const dialect = options.dialect ?? (
+    (yield* probeExitCode("grep", ["-P", "-i", "-e", "\\x{100}(?=x)", "/dev/null"], cwd, searchEnv())) === 1 ? "pcre" : "ere"
+  )
+  const backend: GrepBackend = { name: "grep", search: (request) => searchWithSystemGrep(request, dialect) }
+  return backend
+})

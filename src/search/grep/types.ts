@@ -1,0 +1,56 @@
+/**
+ * The grep engine model: one request shape, one result shape, one backend interface for the
+ * four implementations (ripgrep, git grep, system grep, JS).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import type { GrepExecutionError } from "../../tool/errors.js"
+import type { IgnoreOptions } from "../ignore/tree.js"
+
+/** The four grep engines. @category models */
+export type GrepBackendName = "ripgrep" | "git-grep" | "grep" | "js"
+
+/** A search: a JS-syntax regex, case-insensitive, over a file or a directory tree. @category models */
+export interface GrepRequest {
+  /** Regular expression in JavaScript syntax (validate it with `validateGrepPattern`). */
+  readonly pattern: string
+  /** Absolute path of the directory or file to search, already resolved inside the workspace. */
+  readonly root: string
+  /** Optional file filter in ripgrep `--iglob` syntax (`*.ts`, `*.{ts,tsx}`, `src/**`, `!*.min.js`). */
+  readonly glob?: string
+  /** Most matching lines wanted (the output never shows more than 1,000). */
+  readonly limit?: number
+  /** Which ignore files to respect. */
+  readonly ignore: IgnoreOptions
+}
+
+/** One matching line. @category models */
+export interface GrepMatch {
+  /** Path relative to the search root with `/` separators (the base name when the root is a file). */
+  readonly path: string
+  /** Absolute path of the file. */
+  readonly absolutePath: string
+  /** 1-based line number. */
+  readonly line: number
+  /** The line without its line ending (`\n`, `\r\n`). */
+  readonly text: string
+}
+
+/** The outcome of a search, identical whichever backend produced it. @category models */
+export interface GrepResult {
+  /** The first matches in (path, line) order: at most `min(limit, 1000)` of them. */
+  readonly matches: ReadonlyArray<GrepMatch>
+  /** How many matching lines exist in total. */
+  readonly totalMatches: number
+  /** The engine that actually ran (differs from the chosen backend after a fallback). */
+  readonly engine: GrepBackendName
+  /** Why the chosen backend handed the query to the JS engine, when it did. */
+  readonly fallbackReason?: string
+}
+
+/** A grep engine. @category models */
+export interface GrepBackend {
+  readonly name: GrepBackendName
+  readonly search: (request: GrepRequest) => Effect.Effect<GrepResult, GrepExecutionError>
+}

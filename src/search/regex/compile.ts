@@ -1,0 +1,65 @@
+/**
+ * Validation and compilation of a grep pattern: the canonical JS matcher plus the same
+ * pattern emitted for each backend's dialect.
+ *
+ * @since 0.1.0
+ */
+import { emitPattern, type Dialect, type EmitOutcome } from "./emit.js"
+import { parsePattern } from "./parse.js"
+
+/** A validated pattern, ready for every backend. @category models */
+export interface CompiledPattern {
+  /** The pattern as the model wrote it. */
+  readonly pattern: string
+  /** The canonical matcher: case-insensitive, applied to one line without its line ending. */
+  readonly regex: RegExp
+  /** Set when the pattern uses a construct only the JS engine runs as written (all backends then use JS). */
+  readonly jsOnlyReason: string | undefined
+  /** The pattern in a backend's dialect, or why that dialect cannot express it exactly. */
+  readonly emit: (dialect: Exclude<Dialect, "js">) => EmitOutcome
+}
+
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+
+/** Returns the model-facing message for an invalid pattern, or undefined when `new RegExp` accepts it. @category validation */
+export const validateGrepPattern = (pattern: string): string | undefined => {
+  try {
+    new RegExp(pattern)
+    return undefined
+  } catch (e) {
+    return `Invalid regular expression pattern: ${pattern}. Error: ${errorMessage(e)}`
+  }
+}
+
+const compileJs = (source: string, flags: string): RegExp | undefined => {
+  try {
+    return new RegExp(source, flags)
+  } catch {
+    return undefined
+  }
+}
+
+/** Compiles a pattern for every dialect; fails with the {@link validateGrepPattern} message. @category constructors */
+export const compileGrepPattern = (pattern: string): { readonly ok: true; readonly value: CompiledPattern } | { readonly ok: false; readonly message: string } => {
+  const invalid = validateGrepPattern(pattern)
+  if (invalid !== undefined) return { ok: false, message: invalid }
+  const raw = new RegExp(pattern, "i")
+  const parsed = parsePattern(pattern)
+  if (parsed._tag === "Unsupported") {
+    const reason = `the pattern uses a construct only the JS engine runs as written (${parsed.reason})`
+    return {
+      ok: true,
+      value: { pattern, regex: raw, jsOnlyReason: reason, emit: () => ({ _tag: "Unsupported", reason }) }
+    }
+  }
+  const js = emitPattern(parsed.node, "js")
+  const regex = js._tag === "Emitted" ? compileJs(js.source, "iu") : undefined
+  if (regex === undefined) {
+    const reason = "the pattern could not be re-emitted for the JS engine"
+    return {
+      ok: true,
+      value: { pattern, regex: raw, jsOnlyReason: reason, emit: () => ({ _tag: "Unsupported", reason }) }
+    }
+  }
+  return { ok: true, value: { pattern, regex, jsOnlyReason: undefined, emit: (d) => emitPattern(parsed.node, d) } }
+}
