@@ -1,11 +1,13 @@
 /**
- * The `toolwright` command line: `serve` (the MCP server) and `tools` (print declarations).
+ * The `toolwright` command line: `serve` (the MCP server), `tools` (print declarations), `call`
+ * (one tool call) and `run` (a JSONL script of calls in one session).
  *
  * @since 0.1.0
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Console, Effect, Layer, Logger, Option } from "effect"
 import { Command, Flag } from "effect/cli"
+import { loadMcpConfigFile } from "../mcp/config.js"
 import { Approver } from "../run/approver.js"
 import { type ApprovalMode, type PermissionRule, validateRule } from "../run/policy.js"
 import * as SessionLayer from "../run/session.js"
@@ -13,6 +15,8 @@ import { SessionInitError } from "../run/session.js"
 import { ToolRegistry } from "../registry/registry.js"
 import { serveUntilClosed } from "../serve/server.js"
 import { declarations, type DeclarationFormat } from "../tool/declarations.js"
+import { makeCallCommand } from "./call.js"
+import { makeRunCommand } from "./run.js"
 import { loadToolModule } from "./toolModules.js"
 
 const roots = Flag.String("root").pipe(
@@ -26,6 +30,13 @@ const stateDir = Flag.String("state-dir").pipe(
 const toolModules = Flag.String("tools-module").pipe(
   Flag.withDescription("An ES module exporting `tools`, an array of tools made with defineTool (repeatable)."),
   Flag.atLeast(0)
+)
+const mcpConfig = Flag.String("config").pipe(
+  Flag.withDescription(
+    "An MCP config file: { \"mcpServers\": { NAME: { command, args, env, cwd } | { url, headers } } }, the shape other MCP hosts use, " +
+      "plus per-server includeTools, excludeTools, alwaysLoadTools, timeout, trust. Their tools are offered behind tool_search."
+  ),
+  Flag.optional
 )
 const disabled = Flag.String("disable").pipe(Flag.withDescription("A tool name never to register (repeatable)."), Flag.atLeast(0))
 const ruleFlag = (decision: "allow" | "ask" | "deny") =>
@@ -44,7 +55,8 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
   readonly allow?: ReadonlyArray<string>
   readonly ask?: ReadonlyArray<string>
   readonly deny?: ReadonlyArray<string>
-}) {
+  readonly config?: Option.Option<string>
+}, startupWaitMs?: number) {
   const extra = (yield* Effect.forEach(flags["tools-module"], loadToolModule)).flat()
   const rules: Array<PermissionRule> = []
   for (const decision of ["allow", "ask", "deny"] as const) {
@@ -55,7 +67,13 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
     }
   }
   const dir = Option.getOrUndefined(flags["state-dir"])
+  const configFile = flags.config ? Option.getOrUndefined(flags.config) : undefined
+  const mcp = configFile === undefined ? undefined : {
+    config: yield* loadMcpConfigFile(configFile).pipe(Effect.mapError((e) => new SessionInitError({ message: e.message }))),
+    ...(startupWaitMs !== undefined ? { startupWaitMs } : {})
+  }
   return {
+    ...(mcp !== undefined ? { mcp } : {}),
     roots: flags.root.length > 0 ? flags.root : [process.cwd()],
     ...(dir !== undefined ? { stateDir: dir } : {}),
     tools: extra,
@@ -72,6 +90,7 @@ const serve = Command.make("serve", {
   allow: ruleFlag("allow"),
   ask: ruleFlag("ask"),
   deny: ruleFlag("deny"),
+  config: mcpConfig,
   approval: Flag.Literals("approval", ["plan", "default", "auto-edit", "yolo"]).pipe(
     Flag.withDescription(
       "Approval mode. yolo (default): the host already asks its user, so calls inside the workspace run; default/auto-edit: " +
@@ -87,7 +106,8 @@ const serve = Command.make("serve", {
   Command.withExamples([
     { command: "toolwright serve", description: "Serve the current directory" },
     { command: "toolwright serve --root ~/src/app --root ~/src/lib", description: "Two roots; relative paths resolve against the first" },
-    { command: "toolwright serve --approval default", description: "Ask the host's user (elicitation) before edits and commands" }
+    { command: "toolwright serve --approval default", description: "Ask the host's user (elicitation) before edits and commands" },
+    { command: "toolwright serve --config ~/.toolwright/mcp.json", description: "Also offer the tools of the MCP servers listed there (a gateway)" }
   ])
 )
 
@@ -96,13 +116,15 @@ const tools = Command.make("tools", {
   "state-dir": stateDir,
   "tools-module": toolModules,
   disable: disabled,
+  config: mcpConfig,
   format: Flag.Literals("format", ["mcp", "openai", "anthropic", "gemini"]).pipe(
     Flag.withDescription("Declaration format."),
     Flag.withDefault("mcp")
   ),
   all: Flag.Boolean("all").pipe(Flag.withDescription("Include deferred tools that are not revealed yet."), Flag.withDefault(false))
 }, Effect.fn("cli.tools")(function*(flags) {
-  const options = yield* sessionOptions(flags)
+  // Listing waits for every MCP server's first connection attempt.
+  const options = yield* sessionOptions(flags, Infinity)
   const list = yield* Effect.gen(function*() {
     const registry = yield* ToolRegistry
     if (!flags.all) return yield* registry.declarations
@@ -120,10 +142,25 @@ const tools = Command.make("tools", {
   ])
 )
 
+// `call` and `run` take the session flags of `serve` (not its approval default) and wait for MCP servers like `tools`.
+const personSession = {
+  flags: {
+    root: roots,
+    "state-dir": stateDir,
+    "tools-module": toolModules,
+    disable: disabled,
+    allow: ruleFlag("allow"),
+    ask: ruleFlag("ask"),
+    deny: ruleFlag("deny"),
+    config: mcpConfig
+  },
+  toOptions: (flags: Parameters<typeof sessionOptions>[0]) => sessionOptions(flags, Infinity)
+}
+
 /** The root command. @category commands */
 export const cli = Command.make("toolwright").pipe(
   Command.withDescription("The tool layer of a coding agent: validated, previewable, approvable, bounded tool calls."),
-  Command.withSubcommands([serve, tools])
+  Command.withSubcommands([serve, tools, makeCallCommand(personSession), makeRunCommand(personSession)])
 )
 
 /** The package version. @category constants */

@@ -8,17 +8,19 @@
 import * as nodePath from "node:path"
 import { pathToFileURL } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
+import { SseError, SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import {
   ErrorCode,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
+  ProgressNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema
 } from "@modelcontextprotocol/sdk/types.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { Effect, type Scope } from "effect"
 import type { McpServerConfig } from "./config.js"
 import { McpConnectError } from "./errors.js"
@@ -57,6 +59,42 @@ export interface LiveConnection {
   readonly isClosed: () => boolean
   /** Why it closed, when known (exit status and stderr tail, an oversized message…). */
   readonly closeReason: () => string | undefined
+  /**
+   * Routes `notifications/progress` for a token of ours to a callback, in order with the response
+   * (the SDK dispatches notifications a tick late and drops progress that arrives with the result).
+   * Returns the unregister function.
+   */
+  readonly trackProgress: (token: string, onProgress: (progress: ProgressParams) => void) => () => void
+}
+
+/** The params of a progress notification. @category models */
+export interface ProgressParams {
+  readonly progress: number
+  readonly total?: number | undefined
+  readonly message?: string | undefined
+}
+
+/** Watches messages before the SDK sees them, synchronously and in order. */
+const progressRouter = (transport: Transport) => {
+  const routes = new Map<string, (progress: ProgressParams) => void>()
+  transport.onmessage = (message) => {
+    if (!("method" in message) || message.method !== "notifications/progress" || "id" in message) return
+    const params = (message.params ?? {}) as Record<string, unknown>
+    const route = routes.get(String(params["progressToken"]))
+    if (route && typeof params["progress"] === "number") {
+      route({
+        progress: params["progress"],
+        ...(typeof params["total"] === "number" ? { total: params["total"] } : {}),
+        ...(typeof params["message"] === "string" ? { message: params["message"] } : {})
+      })
+    }
+  }
+  return (token: string, onProgress: (progress: ProgressParams) => void) => {
+    routes.set(token, onProgress)
+    return () => {
+      routes.delete(token)
+    }
+  }
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
@@ -81,6 +119,10 @@ export const classifyFailure = (error: unknown): RequestFailure => {
   if (error instanceof StreamableHTTPError && error.code !== undefined && [502, 503, 504].includes(error.code)) {
     return { _tag: "ConnectionLost", message: errorText(error) }
   }
+  // 404 on a session request: the server forgot our session (it restarted); a new one is needed.
+  if (error instanceof StreamableHTTPError && error.code === 404) {
+    return { _tag: "ConnectionLost", message: `the server no longer knows this session (${errorText(error)})` }
+  }
   const message = errorText(error)
   const cause = error instanceof Error && error.cause !== undefined ? errorText(error.cause) : ""
   return CONNECTION_LOST.test(`${message} ${cause}`) ? { _tag: "ConnectionLost", message: cause ? `${message} (${cause})` : message } : { _tag: "Other", message }
@@ -96,6 +138,8 @@ const makeClient = (options: ConnectOptions): Client => {
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => options.onNotice({ _tag: "ListChanged", list: "prompts" }))
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
     options.onNotice({ _tag: "Log", level: n.params.level, logger: n.params.logger, data: n.params.data }))
+  // Progress is routed by `progressRouter` (our tokens); the SDK's own routing is not used.
+  client.setNotificationHandler(ProgressNotificationSchema, () => undefined)
   return client
 }
 
@@ -111,6 +155,7 @@ const connectStdio = (server: McpServerConfig & { readonly transport: { readonly
       onGarbage: (line) => options.onNotice({ _tag: "Garbage", line })
     })
     const client = makeClient(options)
+    const trackProgress = progressRouter(transport)
     let closed = false
     client.onclose = () => {
       closed = true
@@ -128,7 +173,8 @@ const connectStdio = (server: McpServerConfig & { readonly transport: { readonly
       kind: "stdio",
       pid: transport.pid,
       isClosed: () => closed,
-      closeReason: () => transport.closeReason
+      closeReason: () => transport.closeReason,
+      trackProgress
     } satisfies LiveConnection
   })
 
@@ -151,6 +197,7 @@ const connectHttp = (
       ? new SSEClientTransport(url, { requestInit })
       : new StreamableHTTPClientTransport(url, { requestInit })
     const client = makeClient(options)
+    const trackProgress = progressRouter(transport)
     let closed = false
     let lastError: string | undefined
     client.onclose = () => {
@@ -178,7 +225,8 @@ const connectHttp = (
       kind,
       pid: undefined,
       isClosed: () => closed,
-      closeReason: () => (closed ? `the connection to ${t.url} closed${lastError ? ` (${lastError})` : ""}` : undefined)
+      closeReason: () => (closed ? `the connection to ${t.url} closed${lastError ? ` (${lastError})` : ""}` : undefined),
+      trackProgress
     } satisfies LiveConnection
   })
 
@@ -191,8 +239,9 @@ const describeConnectFailure = (server: McpServerConfig, error: unknown, reason?
   const where = server.transport._tag === "stdio"
     ? `command ${JSON.stringify([server.transport.command, ...server.transport.args].join(" "))}`
     : server.transport.url
-  const why = reason ?? errorText(error)
-  const hint = error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
+  const status = (error instanceof StreamableHTTPError || error instanceof SseError) && error.code !== undefined ? `HTTP ${error.code}: ` : ""
+  const why = reason ?? `${status}${errorText(error)}`
+  const hint = (error instanceof StreamableHTTPError || error instanceof SseError) && (error.code === 401 || error.code === 403)
     ? " The server refused our credentials: check the \"headers\" of this server in the MCP config."
     : ""
   return `MCP server "${server.name}" (${where}) could not be connected: ${why}.${hint}`

@@ -77,7 +77,52 @@ const toolNameOf = (w: Working): string => w.entry.tool?.name ?? w.result.name
  *
  * @category pipeline
  */
-export const finalizeBatch = Effect.fn("OutputPipeline.finalize")(function*(
+export const finalizeBatch = (
+  entries: ReadonlyArray<PipelineEntry>,
+  limits: OutputLimits
+): Effect.Effect<PipelineOutput, never, OutputStore> => {
+  const untouched = passesUntouched(entries, limits)
+  return untouched ? Effect.succeed(untouched) : finalizeSlow(entries, limits)
+}
+
+/** The largest text no step can touch: under every char threshold and too short to hold 1,000 lines. */
+const quietChars = (limits: OutputLimits): number =>
+  Math.min(limits.truncateChars, limits.truncateLines, limits.truncateChars + limits.persistHeadroom)
+
+/**
+ * The common case, checked without allocating: every result is non-empty text short enough that no
+ * step would change it, and the batch is within budget. Then the results pass as they are.
+ */
+const passesUntouched = (entries: ReadonlyArray<PipelineEntry>, limits: OutputLimits): PipelineOutput | undefined => {
+  const quiet = quietChars(limits)
+  let total = 0
+  for (const { result, tool } of entries) {
+    if (result._tag === "Cancelled") continue
+    if (result._tag === "Failure") {
+      total += result.message.length
+      continue
+    }
+    let chars = 0
+    let hasText = false
+    for (const part of result.llmContent) {
+      if (part.type !== "text") continue
+      chars += part.text.length + (hasText ? 1 : 0)
+      hasText = true
+      if (part.text.trim() === "") return undefined
+    }
+    if (!hasText && result.llmContent.length === 0) return undefined
+    const own = tool?.maxOutputChars
+    if (chars > (own !== undefined && own < quiet ? own : quiet)) return undefined
+    total += chars
+  }
+  if (total > limits.batchBudget) return undefined
+  return {
+    results: entries.map((e) => e.result),
+    report: { offloaded: 0, offloadFailures: 0, charsBefore: total, charsAfter: total, warnings: [] }
+  }
+}
+
+const finalizeSlow = Effect.fn("OutputPipeline.finalize")(function*(
   entries: ReadonlyArray<PipelineEntry>,
   limits: OutputLimits
 ) {

@@ -87,5 +87,21 @@ export const writeFailure = (
   return new FileWriteFailure({ message, display })
 }
 
+/** The same kind of write failure with a new message (to say which operation it broke). @category errors */
+export const restateWriteFailure = (
+  error: PermissionDenied | NoSpaceLeft | FileWriteFailure,
+  message: string,
+  display: string
+): PermissionDenied | NoSpaceLeft | FileWriteFailure => {
+  switch (error._tag) {
+    case "PermissionDenied":
+      return new PermissionDenied({ message, display })
+    case "NoSpaceLeft":
+      return new NoSpaceLeft({ message, display })
+    case "FileWriteFailure":
+      return new FileWriteFailure({ message, display })
+  }
+}
+
 /** A one-line description of a file-system failure: `rename /a/b: EISDIR`. @category errors */
 export const describeFsError = (error: FsError): string => `${error.op} ${error.path}: ${error.code ?? String(error.cause)}`

@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Cache, Cause, Context, Duration, Effect, Exit, Layer, PubSub, Ref, Schema, type Scope, Stream, TxHashMap, TxHashSet } from "effect"
+import { Cache, Cause, Context, Duration, Effect, Exit, Layer, PubSub, Ref, Schema, type Scope, Stream, TxHashMap, TxHashSet, TxRef } from "effect"
 import { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
 import type { AnyTool, ToolInfo } from "../tool/tool.js"
 import { sortTools } from "../tool/declarations.js"
@@ -24,11 +24,15 @@ export interface ToolFactory<R = never> {
   readonly load: Effect.Effect<AnyTool, unknown, R>
 }
 
-/** Why the declaration list changed. @category models */
+/**
+ * Why the declaration list changed, and which names. Subscribers that need the new list read
+ * `declarations` (computing it per event would make bulk registration quadratic).
+ *
+ * @category models
+ */
 export interface DeclarationChange {
   readonly reason: "registered" | "revealed" | "unrevealed" | "removed"
   readonly names: ReadonlyArray<string>
-  readonly declarations: ReadonlyArray<ToolInfo>
 }
 
 /** Publishing a new declaration list to a model or host failed. @category errors */
@@ -82,12 +86,16 @@ export declare namespace ToolRegistry {
     readonly warmAll: Effect.Effect<{ readonly loaded: number; readonly failed: ReadonlyArray<string> }>
     /** Every registered name (loaded and pending). */
     readonly names: Effect.Effect<ReadonlyArray<string>>
+    /** The registered name matching `requested` case-insensitively (loaded or pending), if any. */
+    readonly canonicalName: (requested: string) => Effect.Effect<string | undefined>
     /** Every loaded tool, sorted by display name. */
     readonly tools: Effect.Effect<ReadonlyArray<AnyTool>>
     /** The tools a model sees now, sorted by name (loads pending factories first). */
     readonly declarations: Effect.Effect<ReadonlyArray<ToolInfo>>
     /** Deferred, not always loaded, not visible, not revealed. */
     readonly isDeferredAndHidden: (name: string) => Effect.Effect<boolean>
+    /** The hidden deferred tools (candidates for `tool_search`), sorted by name; loads pending factories first. */
+    readonly hiddenTools: Effect.Effect<ReadonlyArray<AnyTool>>
     /** Summaries of the hidden deferred tools, sorted by name. */
     readonly deferredSummary: Effect.Effect<ReadonlyArray<DeferredSummary>>
     /**
@@ -106,6 +114,16 @@ export declare namespace ToolRegistry {
     /** Subscribes now (no change after this returns is missed); the subscription ends with the scope. */
     readonly subscribe: Effect.Effect<Stream.Stream<DeclarationChange>, never, Scope.Scope>
   }
+}
+
+interface Snapshot {
+  readonly toolsVersion: number
+  readonly revealVersion: number
+  readonly byName: ReadonlyArray<AnyTool>
+  readonly byDisplayName: ReadonlyArray<AnyTool>
+  readonly declarations: ReadonlyArray<ToolInfo>
+  readonly hidden: ReadonlySet<string>
+  readonly byLowerName: ReadonlyMap<string, string>
 }
 
 const isVisible = (tool: ToolInfo, revealed: boolean, visible: ReadonlySet<string>): boolean =>
@@ -130,18 +148,43 @@ export const make = Effect.fnUntraced(function*<R = never>(
   const publisher = yield* Ref.make<Publisher>(() => Effect.void)
   const pubsub = yield* PubSub.unbounded<DeclarationChange>()
   const loadCounts = yield* Ref.make(new Map<string, number>())
+  // Every transaction that changes `tools` (or `revealed`) bumps its version in the same
+  // transaction. Sorting happens once per tool-set version; a reveal only re-filters.
+  const toolsVersion = yield* TxRef.make(0)
+  const revealVersion = yield* TxRef.make(0)
+  const bump = TxRef.update(toolsVersion, (n) => n + 1)
+  const bumpReveal = TxRef.update(revealVersion, (n) => n + 1)
+  const cache = yield* Ref.make<Snapshot | undefined>(undefined)
 
-  const declarationsNow = Effect.tx(Effect.gen(function*() {
-    const all = yield* TxHashMap.values(tools)
-    const shown: Array<ToolInfo> = []
-    for (const tool of all) {
-      if (isVisible(tool, yield* TxHashSet.has(revealed, tool.name), visible)) shown.push(tool)
+  const snapshot: Effect.Effect<Snapshot> = Effect.gen(function*() {
+    const [tv, rv] = yield* Effect.all([TxRef.get(toolsVersion), TxRef.get(revealVersion)])
+    const cached = yield* Ref.get(cache)
+    if (cached !== undefined && cached.toolsVersion === tv && cached.revealVersion === rv) return cached
+    const [all, revealedSet, tvAt, rvAt] = yield* Effect.tx(
+      Effect.all([TxHashMap.values(tools), TxHashSet.toHashSet(revealed), TxRef.get(toolsVersion), TxRef.get(revealVersion)])
+    )
+    const sameTools = cached !== undefined && cached.toolsVersion === tvAt
+    const byName = sameTools ? cached.byName : sortTools(all)
+    const byDisplayName = sameTools
+      ? cached.byDisplayName
+      : [...all].sort((a, b) => a.displayName.localeCompare(b.displayName) || a.name.localeCompare(b.name))
+    const revealedNames: ReadonlySet<string> = new Set(revealedSet)
+    const next: Snapshot = {
+      toolsVersion: tvAt,
+      revealVersion: rvAt,
+      byName,
+      byDisplayName,
+      declarations: byName.filter((t) => isVisible(t, revealedNames.has(t.name), visible)),
+      hidden: new Set(byName.filter((t) => !isVisible(t, revealedNames.has(t.name), visible)).map((t) => t.name)),
+      byLowerName: sameTools ? cached.byLowerName : new Map(byName.map((t) => [t.name.toLowerCase(), t.name]))
     }
-    return sortTools(shown)
-  }))
+    yield* Ref.set(cache, next)
+    return next
+  })
+  const declarationsNow = Effect.map(snapshot, (s) => s.declarations)
 
   const emit = (reason: DeclarationChange["reason"], names: ReadonlyArray<string>) =>
-    Effect.flatMap(declarationsNow, (declarations) => PubSub.publish(pubsub, { reason, names, declarations }))
+    PubSub.publish(pubsub, { reason, names })
 
   const nameTaken = (name: string) =>
     Effect.map(
@@ -165,7 +208,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
         outcome = { _tag: "Replaced", name: tool.name }
       }
     }
-    yield* TxHashMap.set(tools, final.name, final)
+    yield* Effect.tx(Effect.andThen(TxHashMap.set(tools, final.name, final), bump))
     return outcome
   })
 
@@ -203,7 +246,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
         return next
       })
       const loaded = tool.name === name ? tool : tool.withName(name)
-      yield* TxHashMap.set(tools, name, loaded)
+      yield* Effect.tx(Effect.andThen(TxHashMap.set(tools, name, loaded), bump))
       return loaded
     })
   )
@@ -224,31 +267,34 @@ export const make = Effect.fnUntraced(function*<R = never>(
   }).pipe(Effect.withSpan("ToolRegistry.warmAll"))
 
   const names = Effect.map(
-    Effect.all([TxHashMap.keys(tools), Ref.get(pending)]),
-    ([loaded, factories]) => Array.from(new Set([...loaded, ...factories.keys()])).sort()
+    Effect.all([snapshot, Ref.get(pending)]),
+    ([snap, factories]) =>
+      factories.size === 0
+        ? snap.byName.map((t) => t.name)
+        : Array.from(new Set([...snap.byName.map((t) => t.name), ...factories.keys()])).sort()
   )
 
-  const allTools = Effect.map(TxHashMap.values(tools), (all) =>
-    [...all].sort((a, b) => a.displayName.localeCompare(b.displayName) || a.name.localeCompare(b.name)))
+  const canonicalName = (requested: string) =>
+    Effect.map(Effect.all([snapshot, Ref.get(pending)]), ([snap, factories]) => {
+      const lower = requested.toLowerCase()
+      const loaded = snap.byLowerName.get(lower)
+      if (loaded !== undefined) return loaded
+      for (const name of factories.keys()) if (name.toLowerCase() === lower) return name
+      return undefined
+    })
 
-  const isDeferredAndHidden = (name: string) =>
-    Effect.tx(Effect.gen(function*() {
-      const tool = yield* TxHashMap.get(tools, name)
-      if (tool._tag === "None") return false
-      return !isVisible(tool.value, yield* TxHashSet.has(revealed, name), visible)
-    }))
+  const allTools = Effect.map(snapshot, (s) => s.byDisplayName)
 
-  const deferredSummary = Effect.gen(function*() {
-    yield* warmAll
-    const all = yield* allTools
-    const out: Array<DeferredSummary> = []
-    for (const tool of all) {
-      if (yield* isDeferredAndHidden(tool.name)) {
-        out.push({ name: tool.name, description: tool.description, ...(tool.serverName ? { serverName: tool.serverName } : {}) })
-      }
-    }
-    return out.sort((a, b) => a.name.localeCompare(b.name))
-  })
+  const isDeferredAndHidden = (name: string) => Effect.map(snapshot, (s) => s.hidden.has(name))
+
+  const hiddenTools = Effect.andThen(warmAll, Effect.map(snapshot, (s) => s.byName.filter((t) => s.hidden.has(t.name))))
+
+  const deferredSummary = Effect.map(hiddenTools, (hidden) =>
+    hidden.map((tool): DeferredSummary => ({
+      name: tool.name,
+      description: tool.description,
+      ...(tool.serverName ? { serverName: tool.serverName } : {})
+    })))
 
   const reveal = Effect.fn("ToolRegistry.reveal")(function*(requested: ReadonlyArray<string>) {
     const newly = yield* Effect.tx(Effect.gen(function*() {
@@ -260,6 +306,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
         yield* TxHashSet.add(revealed, name)
         added.push(name)
       }
+      if (added.length > 0) yield* bumpReveal
       return added
     }))
     if (newly.length === 0) return newly
@@ -268,7 +315,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
     yield* publish(list).pipe(
       Effect.catchCause((cause) =>
         Effect.gen(function*() {
-          yield* Effect.tx(Effect.forEach(newly, (name) => TxHashSet.remove(revealed, name), { discard: true }))
+          yield* Effect.tx(Effect.andThen(Effect.forEach(newly, (name) => TxHashSet.remove(revealed, name), { discard: true }), bumpReveal))
           const failure = Cause.findErrorOption(cause)
           return yield* (failure._tag === "Some"
             ? failure.value
@@ -276,13 +323,13 @@ export const make = Effect.fnUntraced(function*<R = never>(
         })
       )
     )
-    yield* PubSub.publish(pubsub, { reason: "revealed", names: newly, declarations: list })
+    yield* PubSub.publish(pubsub, { reason: "revealed", names: newly })
     return newly
   })
 
   const clearRevealed = Effect.gen(function*() {
     const before = Array.from(yield* TxHashSet.toHashSet(revealed))
-    yield* Effect.tx(Effect.forEach(before, (name) => TxHashSet.remove(revealed, name), { discard: true }))
+    yield* Effect.tx(Effect.andThen(Effect.forEach(before, (name) => TxHashSet.remove(revealed, name), { discard: true }), bumpReveal))
     if (before.length > 0) yield* emit("unrevealed", before)
   })
 
@@ -294,6 +341,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
         yield* TxHashMap.remove(tools, name)
         yield* TxHashSet.remove(revealed, name)
       }
+      if (names.length > 0) yield* Effect.andThen(bump, bumpReveal)
       return names
     }))
     if (removed.length > 0) yield* emit("removed", removed)
@@ -306,9 +354,11 @@ export const make = Effect.fnUntraced(function*<R = never>(
     ensure,
     warmAll,
     names,
+    canonicalName,
     tools: allTools,
     declarations: Effect.andThen(warmAll, declarationsNow),
     isDeferredAndHidden,
+    hiddenTools,
     deferredSummary,
     reveal,
     clearRevealed,

@@ -64,12 +64,10 @@ export const ToolSearchParams = Schema.Struct({
 export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
   const load = Effect.fnUntraced(function*(names: ReadonlyArray<string>, truncated: ReadonlyArray<string>) {
     if (names.length === 0) return yield* failWith(NO_TOOL_NAMES)
-    const known = yield* registry.names
-    const byLower = new Map(known.map((n) => [n.toLowerCase(), n]))
     const found: Array<string> = []
     const notFound: Array<string> = []
     for (const requested of names) {
-      const canonical = byLower.get(requested.toLowerCase())
+      const canonical = yield* registry.canonicalName(requested)
       if (canonical === undefined) {
         notFound.push(requested)
         continue
@@ -82,8 +80,8 @@ export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
       }
       found.push(canonical)
     }
-    const hidden: Array<string> = []
-    for (const name of found) if (yield* registry.isDeferredAndHidden(name)) hidden.push(name)
+    const hiddenNow = new Set((yield* registry.hiddenTools).map((t) => t.name))
+    const hidden = found.filter((name) => hiddenNow.has(name))
     const revealed = yield* registry.reveal(hidden).pipe(
       Effect.catchTag("PublishFailed", (e) => Effect.fail(failWith(publishFailedMessage(e.message))))
     )
@@ -119,10 +117,7 @@ export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
               const { names, truncated } = parseSelect(query, max)
               return yield* load(names, truncated)
             }
-            yield* registry.warmAll
-            const all = yield* registry.tools
-            const candidates = []
-            for (const tool of all) if (yield* registry.isDeferredAndHidden(tool.name)) candidates.push(tool)
+            const candidates = yield* registry.hiddenTools
             const ranked = keywordSearch(candidates, query, max)
             if (ranked._tag === "NoSearchTerms") return yield* failWith(ranked.message)
             if (ranked._tag === "NoMatches") {

@@ -17,8 +17,10 @@ import { FileReadCache, type ReadEvidence } from "../session/readCache.js"
 import { newSessionId, Session } from "../session/session.js"
 import { ensureStateSubdir } from "../session/stateDir.js"
 import { makeWorkspace, Workspace } from "../session/workspace.js"
+import * as ShellLayer from "../shell/layer.js"
+import { McpGateway, type McpSessionOptions } from "../mcp/service.js"
 import type { Approver } from "./approver.js"
-import { builtinFactories, type SessionServices } from "./catalog.js"
+import { builtinFactories, readMcpResourceFactory, type SessionServices } from "./catalog.js"
 import { ToolHooks } from "./hooks.js"
 import type { ApprovalMode, PermissionRule } from "./policy.js"
 import * as SchedulerModule from "./scheduler.js"
@@ -42,6 +44,8 @@ export interface SessionOptions {
   readonly visibleTools?: Iterable<string> | undefined
   /** Pre/post call hooks (default: none). */
   readonly hooks?: Layer.Layer<ToolHooks> | undefined
+  /** MCP servers whose tools this session offers (behind `tool_search`), and the workspace pool to share. */
+  readonly mcp?: McpSessionOptions | undefined
 }
 
 /** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
@@ -54,6 +58,7 @@ export type SessionContext =
   | OutputPipeline
   | ToolHooks
   | SchedulerModule.Scheduler
+  | McpGateway
 
 /**
  * The session layer. The {@link Approver} is the door's: elicitation for `serve`, a prompt for the
@@ -113,5 +118,18 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
       rules: options.rules,
       maxConcurrency: options.maxConcurrency ?? outputLimits.maxToolConcurrency
     })
-    return scheduler.pipe(Layer.provideMerge(middle), Layer.provideMerge(base))
+    // MCP upstreams: the client code loads only when servers are configured; a bad server never stops the others.
+    const mcpOptions = options.mcp
+    const gateway = mcpOptions && (mcpOptions.config.servers.length > 0 || mcpOptions.config.problems.length > 0)
+      ? Layer.unwrap(Effect.map(Effect.promise(() => import("../mcp/gateway.js")), (m) => m.layerForSession(mcpOptions)))
+      : McpGateway.layerEmpty
+    const mcpTools = Layer.effectDiscard(Effect.gen(function*() {
+      const mcp = yield* McpGateway
+      if (mcp.hasServers) yield* (yield* Registry.ToolRegistry).registerFactory(readMcpResourceFactory(mcp.resolveServer))
+    }))
+    return Layer.mergeAll(scheduler, mcpTools.pipe(Layer.provideMerge(gateway))).pipe(
+      Layer.provideMerge(middle),
+      // shell services (process host, background shells) need the session and its output store
+      Layer.provideMerge(ShellLayer.layer.pipe(Layer.provideMerge(base)))
+    )
   }))

@@ -8,7 +8,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { Effect } from "effect"
 import type { ApprovalRequest } from "../run/approver.js"
 import { Approver } from "../run/approver.js"
-import type { ConfirmationOutcome } from "../tool/permission.js"
+import type { AskUserQuestionConfirmation, ConfirmationOutcome } from "../tool/permission.js"
 
 const MAX_PREVIEW_CHARS = 20_000
 
@@ -32,9 +32,87 @@ export const approvalMessage = (request: ApprovalRequest): string => {
   }
 }
 
+/** An elicitation form: the message and the requested schema (flat, one field per question). @category models */
+export interface QuestionForm {
+  readonly message: string
+  readonly requestedSchema: {
+    readonly type: "object"
+    readonly properties: Record<string, Record<string, unknown>>
+    readonly required: Array<string>
+  }
+}
+
+/**
+ * The elicitation form for `ask_user_question`: one choice field per question, keyed by the
+ * question's index ("0", "1", …); a multiSelect question is an array of choices. Option
+ * descriptions go in the field's description, so every client shows them.
+ *
+ * @category converters
+ */
+export const questionForm = (details: AskUserQuestionConfirmation): QuestionForm => {
+  const properties: Record<string, Record<string, unknown>> = {}
+  details.questions.forEach((q, index) => {
+    const labels = q.options.map((o) => o.label)
+    const description = `${q.question}\n${q.options.map((o) => `- ${o.label}: ${o.description}`).join("\n")}` +
+      (q.multiSelect ? "\n(Select one or more.)" : "")
+    properties[String(index)] = q.multiSelect
+      ? { type: "array", title: q.header, description, minItems: 1, items: { type: "string", enum: labels } }
+      : { type: "string", title: q.header, description, enum: labels }
+  })
+  const listed = details.questions.map((q, i) => `${i + 1}. ${q.header}: ${q.question}`).join("\n")
+  return {
+    message: `${details.title}\n\n${listed}`,
+    requestedSchema: { type: "object", properties, required: Object.keys(properties) }
+  }
+}
+
+/**
+ * The answers keyed by question index from a submitted form: a choice as is, several choices
+ * (an array, or a comma list from a client that sends text) joined with ", ".
+ *
+ * @category converters
+ */
+export const answersFromForm = (
+  details: AskUserQuestionConfirmation,
+  content: Readonly<Record<string, unknown>> | undefined
+): Record<string, string> => {
+  const answers: Record<string, string> = {}
+  details.questions.forEach((q, index) => {
+    const value = content?.[String(index)]
+    const picked = Array.isArray(value)
+      ? value.map(String)
+      : typeof value === "string"
+      ? (q.multiSelect ? value.split(",") : [value]).map((s) => s.trim()).filter((s) => s.length > 0)
+      : []
+    if (picked.length > 0) answers[String(index)] = picked.join(", ")
+  })
+  return answers
+}
+
+/**
+ * Asks `ask_user_question`'s questions through elicitation. A client without elicitation, or one
+ * whose elicitation fails, cannot answer: the outcome carries no answers and the tool reports
+ * that it cannot ask. Decline and cancel are the user declining.
+ */
+const askQuestions = (server: Server | undefined, details: AskUserQuestionConfirmation) =>
+  Effect.gen(function*() {
+    if (server?.getClientCapabilities()?.elicitation === undefined) return { _tag: "proceed_once" } as ConfirmationOutcome
+    const form = questionForm(details)
+    const answer = yield* Effect.tryPromise(() => server.elicitInput(form as Parameters<Server["elicitInput"]>[0])).pipe(
+      Effect.map((result) => ({ ok: true as const, result })),
+      Effect.catch((error) =>
+        Effect.as(Effect.logWarning(`toolwright: elicitation of questions failed: ${String(error)}`), { ok: false as const })
+      )
+    )
+    if (!answer.ok) return { _tag: "proceed_once" } as ConfirmationOutcome
+    if (answer.result.action !== "accept") return { _tag: "cancel", reason: `the user chose ${answer.result.action}` } as ConfirmationOutcome
+    return { _tag: "proceed_once", answers: answersFromForm(details, answer.result.content) } as ConfirmationOutcome
+  })
+
 /**
  * An approver over an MCP server: elicitation when the connected client declares it, else the
- * fallback outcome.
+ * fallback outcome. Questions (`ask_user_question`) are asked through their own form, and never
+ * answered by the fallback.
  *
  * @category constructors
  */
@@ -43,6 +121,7 @@ export const elicitingApprover = (getServer: () => Server | undefined, fallback:
     confirm: (request) =>
       Effect.gen(function*() {
         const server = getServer()
+        if (request.details.type === "ask_user_question") return yield* askQuestions(server, request.details)
         if (server?.getClientCapabilities()?.elicitation === undefined) return fallback
         const answer = yield* Effect.tryPromise(() =>
           server!.elicitInput({

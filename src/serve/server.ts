@@ -10,6 +10,9 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Context, Effect, Layer, Stream } from "effect"
+import { McpGateway } from "../mcp/service.js"
+import { attachGateway, gatewayCapabilities, withPendingReminder } from "../mcp/serveBridge.js"
+import { OutputStore } from "../output/store.js"
 import { buildDeferredToolsReminder } from "../registry/search/reminder.js"
 import { PublishFailed, ToolRegistry } from "../registry/registry.js"
 import { Approver } from "../run/approver.js"
@@ -19,6 +22,7 @@ import { toMcp } from "../tool/declarations.js"
 import type { ConfirmationOutcome } from "../tool/permission.js"
 import { toCallToolResult } from "./content.js"
 import { elicitingApprover } from "./elicitation.js"
+import { registerOutputResources, withOutputLinks } from "./outputResources.js"
 
 /** The server's name and version as announced in `initialize`. @category constants */
 export const SERVER_INFO = { name: "toolwright", version: "0.1.0" } as const
@@ -36,8 +40,14 @@ const INTRO = `toolwright gives you tools over this workspace: read and edit fil
   `Paths may be absolute or relative to the first workspace root. Some tools are deferred: they are listed in the ` +
   `reminder below and become callable after you fetch them with tool_search.`
 
-/** The `initialize` instructions: an introduction and the deferred-tools reminder. @category constructors */
-export const instructionsFor = (reminder: string | null): string => (reminder ? `${INTRO}\n\n${reminder}` : INTRO)
+/**
+ * The `initialize` instructions: an introduction, the MCP server instructions reminder, and the
+ * deferred-tools reminder last (reveals change it; only the tail should lose the prompt cache).
+ *
+ * @category constructors
+ */
+export const instructionsFor = (reminder: string | null, mcpInstructions: string | null = null): string =>
+  [INTRO, mcpInstructions, reminder].filter((part): part is string => part !== null).join("\n\n")
 
 /**
  * Starts an MCP server for one session on the given transport. The server lives until the scope
@@ -55,10 +65,20 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
 
   const registry = Context.get(context, ToolRegistry)
   const scheduler = Context.get(context, Scheduler)
+  const gateway = Context.get(context, McpGateway)
   const summary = yield* registry.deferredSummary
-  const instructions = instructionsFor(buildDeferredToolsReminder(summary))
-  const mcp = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions })
+  const instructions = instructionsFor(buildDeferredToolsReminder(summary), yield* gateway.instructionsReminder)
+  const mcp = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, ...gatewayCapabilities(gateway) },
+    instructions,
+    debouncedNotificationMethods: ["notifications/tools/list_changed", "notifications/prompts/list_changed"]
+  })
   server = mcp
+  // MCP upstreams: their prompts, their status as log notifications.
+  yield* attachGateway(mcp, gateway, run)
+  // Saved (offloaded) outputs as resources; a cut result links to its saved output.
+  const store = Context.get(context, OutputStore)
+  registerOutputResources(mcp, store)
 
   mcp.setRequestHandler(ListToolsRequestSchema, () =>
     run(Effect.map(registry.declarations, (list) => ({ tools: list.map(toMcp) }))))
@@ -67,7 +87,12 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   mcp.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     run(
       scheduler.runOne({ callId: `mcp-${++nextCallId}`, name: request.params.name, args: request.params.arguments ?? {} }).pipe(
-        Effect.map(toCallToolResult)
+        Effect.flatMap((result) =>
+          withOutputLinks(store, result, toCallToolResult(result)).pipe(
+            Effect.tap(({ linked }) => linked > 0 ? Effect.ignore(Effect.tryPromise(() => mcp.sendResourceListChanged())) : Effect.void),
+            Effect.map(({ result }) => result)
+          )),
+        Effect.flatMap((result) => withPendingReminder(gateway, result))
       ),
       { signal: extra.signal }
     ) as Promise<never>)

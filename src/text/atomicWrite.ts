@@ -186,7 +186,7 @@ export const atomicWrite: (
       yield* verify(target, options.expectedHash)
       yield* attempt("rename", target, () => fsp.rename(temp, target))
       return undefined
-    }).pipe(Effect.ensuring(Effect.promise(() => fsp.rm(temp, { force: true }))))
+    }).pipe(Effect.ensuring(Effect.tryPromise(() => fsp.rm(temp, { force: true })).pipe(Effect.ignore)))
     if (written !== undefined) {
       const refused = written.code === "EACCES" || written.code === "EPERM"
       if (Option.isSome(existing) && refused) return yield* inPlace

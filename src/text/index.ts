@@ -55,3 +55,30 @@ export { characterDiff } from "./nearMiss.js"
 export { UNICODE_EQUIVALENTS } from "./unicode.js"
 /** Folds look-alike characters to ASCII without changing the length. */
 export { normalizeUnicode } from "./unicode.js"
+/** Text codec: encoding/BOM/line-ending detection and byte-exact round trips. */
+export {
+  decodeAs,
+  decodeText,
+  describeFormat,
+  detectEncoding,
+  detectLineEnding,
+  encodeText,
+  findUnrepresentable,
+  fromLf,
+  NEW_FILE_FORMAT,
+  toLf
+} from "./codec.js"
+/** A file's encoding, BOM and line endings; a decoded file. */
+export type { DecodedText, LineEnding, TextFormat } from "./codec.js"
+/** Atomic compare-and-swap writes (temp file, fsync, rename; mode, owner, symlink target kept). */
+export { atomicWrite, AtomicWriteError, hashFile, resolveWriteTarget, sha256Hex } from "./atomicWrite.js"
+/** Options and result of `atomicWrite`. */
+export type { AtomicWriteOptions, AtomicWriteResult } from "./atomicWrite.js"
+/** Bounded per-session before-images of every file a mutation touches. */
+export { HistoryError, makeFileHistory, sessionHistoryDir } from "./history.js"
+/** A history entry, the history service and its options. */
+export type { FileHistory, FileHistoryOptions, HistoryEntry } from "./history.js"
+/** Unified diffs, the model/user diff stat, and the old lines a change touches. */
+export { changedOldLines, createPatchSmart, getDiffStat, hasHunks } from "./diff.js"
+/** The diff stat and a changed line range. */
+export type { ChangedLines, DiffStat } from "./diff.js"

@@ -5,8 +5,9 @@
  *
  * Binary files are searched as text (`-a`, so `.gitattributes` cannot hide text files) and
  * dropped by the shared post-filter, which also applies `.toolwrightignore`, the glob, the
- * size cap and the symlink rule. The pattern is emitted as PCRE (`-P`) when git was built with
- * it, else as POSIX ERE (`-E`).
+ * size cap and the symlink rule. The pattern is emitted as PCRE (`-P`). git's ERE engine
+ * (glibc `regexec`) takes quadratic time on long lines (seconds for one 20 kB minified line), so
+ * a git built without PCRE hands every query to the JS engine instead, saying so in the result.
  *
  * @since 0.1.0
  */
@@ -17,9 +18,6 @@ import { decodeLossy, stripLineEnding } from "../text.js"
 import { addRawMatch, finalizeMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"
 import type { GrepBackend, GrepRequest } from "./types.js"
-
-/** Dialect of the git and system grep backends. @category models */
-export type ToolDialect = "pcre" | "ere"
 
 const GIT_CONFIG = [
   "-c", "core.quotePath=false", "-c", "grep.fullName=false", "-c", "grep.lineNumber=false",
@@ -36,12 +34,13 @@ const parseGitLine = (raw: RawMatches, line: Buffer): void => {
   addRawMatch(raw, decodeLossy(line.subarray(0, a)), lineNumber, decodeLossy(stripLineEnding(line.subarray(b + 1))))
 }
 
-const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchContext, dialect: ToolDialect, source: string) {
+const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchContext, source: string) {
   const tree = context.tree
-  const excludeStandard = context.request.ignore.gitignore && tree.insideWorkTree && !tree.rootGitIgnored
+  const excludeStandard =
+    context.request.ignore.gitignore && tree.insideWorkTree && !tree.rootGitIgnored && context.fileName === undefined
   const args = [
     ...GIT_CONFIG, "grep", "--no-index", excludeStandard ? "--exclude-standard" : "--no-exclude-standard",
-    "--no-color", "-n", "-z", "-a", "-i", dialect === "pcre" ? "-P" : "-E", "-e", source
+    "--no-color", "-n", "-z", "-a", "-i", "-P", "-e", source
   ]
   if (context.fileName !== undefined) args.push("--", `:(literal)${context.fileName}`)
   const raw: RawMatches = new Map()
@@ -51,12 +50,13 @@ const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchConte
   return { exit, raw }
 })
 
-/** Searches with `git grep` in the given dialect (falling back to JS where it cannot express the query). @category searching */
-export const searchWithGitGrep = Effect.fn("grep.git-grep")(function*(request: GrepRequest, dialect: ToolDialect) {
+/** Searches with `git grep -P` (falling back to JS where PCRE is missing or cannot express the query). @category searching */
+export const searchWithGitGrep = Effect.fn("grep.git-grep")(function*(request: GrepRequest, pcre: boolean) {
   const context = yield* makeSearchContext(request)
-  const emitted = context.compiled.emit(dialect)
+  if (!pcre) return yield* searchWithJs(context, { from: "git-grep", reason: "git was built without PCRE support" })
+  const emitted = context.compiled.emit("pcre")
   if (emitted._tag === "Unsupported") return yield* searchWithJs(context, { from: "git-grep", reason: emitted.reason })
-  const { exit, raw } = yield* runGitGrep(context, dialect, emitted.source)
+  const { exit, raw } = yield* runGitGrep(context, emitted.source)
   if (exit.exitCode === 128 && /regex|pcre|pattern|parenthes|bracket|repetition/i.test(exit.stderr)) {
     return yield* searchWithJs(context, { from: "git-grep", reason: `git grep rejected the translated pattern: ${exit.stderr.trim()}` })
   }
@@ -67,17 +67,14 @@ export const searchWithGitGrep = Effect.fn("grep.git-grep")(function*(request: G
   return yield* finalizeMatches(context, raw, { inspect: true, engine: "git-grep" })
 })
 
-/** The `git grep` backend; `dialect` forces PCRE or ERE (default: PCRE when git supports it). @category constructors */
-export const makeGitGrepBackend = Effect.fn("grep.git-grep.make")(function*(options: { readonly dialect?: ToolDialect } = {}) {
+/** The `git grep` backend, or a `GrepExecutionError` when git is not on PATH. @category constructors */
+export const makeGitGrepBackend = Effect.fn("grep.git-grep.make")(function*() {
   const cwd = process.cwd()
   if ((yield* probeExitCode("git", ["--version"], cwd)) !== 0) {
     return yield* new GrepExecutionError({ message: "git is not available on PATH" })
   }
-  const dialect = options.dialect ?? (
-    (yield* probeExitCode("git", ["grep", "--no-index", "-P", "-i", "-e", "\\x{100}(?=x)", "--", ":(literal)toolwright-probe-none"], cwd, searchEnv())) === 1
-      ? "pcre"
-      : "ere"
-  )
-  const backend: GrepBackend = { name: "git-grep", search: (request) => searchWithGitGrep(request, dialect) }
+  const probe = ["grep", "--no-index", "-P", "-i", "-e", "\\x{100}(?=x)", "--", ":(literal)toolwright-probe-none"]
+  const pcre = (yield* probeExitCode("git", probe, cwd, searchEnv())) === 1
+  const backend: GrepBackend = { name: "git-grep", search: (request) => searchWithGitGrep(request, pcre) }
   return backend
 })

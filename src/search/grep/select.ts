@@ -7,7 +7,6 @@
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Effect, Result } from "effect"
-import { GrepExecutionError } from "../../tool/errors.js"
 import { runProcess, searchEnv } from "../process.js"
 import { makeGitGrepBackend } from "./gitGrep.js"
 import { jsGrepBackend } from "./js.js"
@@ -55,4 +54,4 @@ export const selectGrepBackend = Effect.fn("grep.select")(function*(
   if (Result.isSuccess(grep)) return grep.success
   const fallback: GrepBackend = jsGrepBackend
   return fallback
-}, (effect) => effect as Effect.Effect<GrepBackend, GrepExecutionError>)
+})

@@ -1,8 +1,9 @@
 /**
- * The system `grep -r` backend (GNU grep): case-insensitive (`-i`, unlike the reference's
+ * The system `grep -r` backend (GNU grep): always case-insensitive (unlike the reference's
  * fallback), binary files read as text (`-a`) and dropped by the shared post-filter, which
  * also applies `.gitignore`, `.toolwrightignore`, the glob, the size cap and the symlink rule.
- * The pattern is emitted as PCRE (`-P`) when grep supports it, else as POSIX ERE (`-E`).
+ * The pattern is emitted as PCRE (`-P -i`) when grep supports it, else as POSIX ERE (`-E`)
+ * with every letter spelled out in its Unicode case closure (glibc's `-i` folds differently).
  *
  * @since 0.1.0
  */
@@ -12,9 +13,11 @@ import { DEFAULT_EXCLUDED_NAMES } from "../constants.js"
 import { probeExitCode, runProcess, searchEnv } from "../process.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
 import { addRawMatch, finalizeMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
-import type { ToolDialect } from "./gitGrep.js"
 import { searchWithJs } from "./js.js"
 import type { GrepBackend, GrepRequest } from "./types.js"
+
+/** Regex dialect of system grep: PCRE (`-P`) or POSIX ERE (`-E`). @category models */
+export type GrepDialect = "pcre" | "ere"
 
 /** Parses one `path NUL line:text` record of `grep -n -H --null`. */
 const parseGrepLine = (raw: RawMatches, line: Buffer): void => {
@@ -27,8 +30,8 @@ const parseGrepLine = (raw: RawMatches, line: Buffer): void => {
   addRawMatch(raw, file.startsWith("./") ? file.slice(2) : file, lineNumber, decodeLossy(stripLineEnding(line.subarray(colon + 1))))
 }
 
-const runGrep = Effect.fn("grep.grep.run")(function*(context: SearchContext, dialect: ToolDialect, source: string) {
-  const args = ["-r", "-n", "-H", "--null", "-a", "-s", "-i", dialect === "pcre" ? "-P" : "-E"]
+const runGrep = Effect.fn("grep.grep.run")(function*(context: SearchContext, dialect: GrepDialect, source: string) {
+  const args = ["-r", "-n", "-H", "--null", "-a", "-s", ...(dialect === "pcre" ? ["-P", "-i"] : ["-E"])]
   for (const name of DEFAULT_EXCLUDED_NAMES) args.push(`--exclude-dir=${name}`)
   args.push("-e", source, "--", context.fileName ?? ".")
   const raw: RawMatches = new Map()
@@ -39,7 +42,7 @@ const runGrep = Effect.fn("grep.grep.run")(function*(context: SearchContext, dia
 })
 
 /** Searches with system grep in the given dialect (falling back to JS where it cannot express the query). @category searching */
-export const searchWithSystemGrep = Effect.fn("grep.grep")(function*(request: GrepRequest, dialect: ToolDialect) {
+export const searchWithSystemGrep = Effect.fn("grep.grep")(function*(request: GrepRequest, dialect: GrepDialect) {
   const context = yield* makeSearchContext(request)
   const emitted = context.compiled.emit(dialect)
   if (emitted._tag === "Unsupported") return yield* searchWithJs(context, { from: "grep", reason: emitted.reason })
@@ -54,7 +57,7 @@ export const searchWithSystemGrep = Effect.fn("grep.grep")(function*(request: Gr
 })
 
 /** The system grep backend; `dialect` forces PCRE or ERE (default: PCRE when grep supports it). @category constructors */
-export const makeSystemGrepBackend = Effect.fn("grep.grep.make")(function*(options: { readonly dialect?: ToolDialect } = {}) {
+export const makeSystemGrepBackend = Effect.fn("grep.grep.make")(function*(options: { readonly dialect?: GrepDialect } = {}) {
   const cwd = process.cwd()
   if ((yield* probeExitCode("grep", ["--version"], cwd)) !== 0) {
     return yield* new GrepExecutionError({ message: "grep is not available on PATH" })

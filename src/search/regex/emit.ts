@@ -6,7 +6,8 @@
  * Every emitter spells out the same line semantics: classes (`\d`, `\w`, `\s`, `.`, `[...]`)
  * are explicit code point sets and never match `\r` or `\n`; `\b` is the ASCII word boundary;
  * `$` matches before a trailing `\r`. A construct a dialect cannot express exactly makes the
- * emitter return `Unsupported`, and the backend then runs the JS engine instead.
+ * emitter return `Unsupported`, and the backend then runs the JS engine instead. ERE output is
+ * meant to run *without* `-i`: it spells out the case closure of every literal and class.
  *
  * @since 0.1.0
  */
@@ -19,6 +20,7 @@ import {
   SURROGATES,
   union
 } from "./ast.js"
+import { caseClosure } from "./fold.js"
 
 /** A regex dialect. @category models */
 export type Dialect = "js" | "rust" | "pcre" | "ere"
@@ -100,6 +102,8 @@ class Emitter {
         return isAlnum(cp) ? String.fromCharCode(cp) : `\\x{${hex(cp)}}`
       case "ere": {
         if (cp === 0x0a || cp === 0x0d || cp === 0) this.fail("ERE cannot express a literal line break or NUL")
+        const variants = caseClosure([[cp, cp]])
+        if (variants.length > 1 || variants[0]![0] !== variants[0]![1]) return this.bracketEre(variants, false)
         const c = String.fromCodePoint(cp)
         return ERE_SPECIALS.has(c) ? `\\${c}` : c
       }
@@ -110,9 +114,23 @@ class Emitter {
     return set.map(([lo, hi]) => (lo === hi ? one(lo) : `${one(lo)}-${one(hi)}`)).join("")
   }
 
+  /** ERE bracket body: ASCII ranges as ranges, non-ASCII characters one by one (glibc's C.UTF-8 rejects them as range ends). */
+  ereItems(set: CharSet): string {
+    let out = ""
+    let enumerated = 0
+    for (const [lo, hi] of set) {
+      if (lo < 0x80) out += this.rangeList([[lo, Math.min(hi, 0x7f)]], (cp) => String.fromCodePoint(cp))
+      for (let cp = Math.max(lo, 0x80); cp <= hi; cp++) {
+        if (++enumerated > 512) this.fail("ERE cannot express a large non-ASCII range")
+        out += String.fromCodePoint(cp)
+      }
+    }
+    return out
+  }
+
   bracketEre(set: CharSet, negated: boolean): string {
     const has = (cp: number) => set.some(([lo, hi]) => cp >= lo && cp <= hi)
-    const core = this.rangeList(subtract(set, BRACKET_SPECIALS), (cp) => String.fromCodePoint(cp))
+    const core = this.ereItems(subtract(set, BRACKET_SPECIALS))
     const head = `${has(0x5d) ? "]" : ""}${core}${has(0x5b) ? "[" : ""}`
     if (!negated && head === "" && has(0x5e)) return has(0x2d) ? "[-^]" : "\\^"
     return `[${negated ? "^" : ""}${head}${has(0x5e) ? "^" : ""}${has(0x2d) ? "-" : ""}]`
@@ -127,11 +145,11 @@ class Emitter {
         if (d === "pcre") return "(?!)"
         return this.fail("empty character class")
       }
-      if (d === "ere") return this.bracketEre(set, false)
+      if (d === "ere") return this.bracketEre(caseClosure(set), false)
       return `[${this.rangeList(set, d === "js" ? (cp) => `\\u{${hex(cp)}}` : (cp) => `\\x{${hex(cp)}}`)}]`
     }
     if (d === "js") return `[^${this.rangeList(union(union(spec.set, LINE_BREAKS), SURROGATES), (cp) => `\\u{${hex(cp)}}`)}]`
-    if (d === "ere") return this.bracketEre(subtract(union(spec.set, CR), union(union(LF, NUL), SURROGATES)), true)
+    if (d === "ere") return this.bracketEre(subtract(union(caseClosure(spec.set), CR), union(union(LF, NUL), SURROGATES)), true)
     return `[^${this.rangeList(subtract(union(spec.set, LINE_BREAKS), SURROGATES), (cp) => `\\x{${hex(cp)}}`)}]`
   }
 

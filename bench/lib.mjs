@@ -1,0 +1,64 @@
+// Shared helpers for benchmark scenarios: timing, medians, peak RSS of child processes.
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+
+/** Median of numbers. */
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/** Runs `fn` `warmup` times, then `runs` times; returns the median in ms. */
+export const timeMedian = async (fn, { runs = 5, warmup = 1 } = {}) => {
+  for (let i = 0; i < warmup; i++) await fn()
+  const times = []
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now()
+    await fn()
+    times.push(performance.now() - t0)
+  }
+  return median(times)
+}
+
+/** Runs a command and returns { ms, maxRssKb, stdout } (GNU time gives the peak RSS when present). */
+export const runProcess = (command, args, options = {}) => {
+  const t0 = performance.now()
+  const r = spawnSync(command, args, { encoding: "utf8", maxBuffer: 1024 * 1024 * 1024, ...options })
+  const ms = performance.now() - t0
+  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${r.status}: ${r.stderr}`)
+  return { ms, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** Peak RSS (KiB) of a node script run in a fresh process, via /proc polling of the child. */
+export const peakRssOf = (args, options = {}) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], ...options })
+    let peak = 0
+    let out = ""
+    let err = ""
+    const poll = setInterval(() => {
+      try {
+        const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8")
+        const m = /VmHWM:\s+(\d+)/.exec(status)
+        if (m) peak = Math.max(peak, Number(m[1]))
+      } catch {}
+    }, 5)
+    child.stdout.on("data", (d) => (out += d))
+    child.stderr.on("data", (d) => (err += d))
+    child.on("exit", (code) => {
+      clearInterval(poll)
+      if (code !== 0) reject(new Error(`exit ${code}: ${err}`))
+      else resolve({ peakKb: peak, stdout: out })
+    })
+  })
+
+/** A fresh temp dir. */
+export const tempDir = (prefix = "twbench-") => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+
+export const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n))

@@ -1,0 +1,45 @@
+// tool_search over many deferred tools (select and keyword), and declaration lists for 1,000 tools.
+import * as path from "node:path"
+import { repoRoot, timeMedian } from "../lib.mjs"
+
+export const name = "tool_search and declaration lists"
+
+export const run = async ({ runs, smoke }) => {
+  const tw = await import(path.join(repoRoot, "dist/index.js"))
+  const { Effect, Schema } = await import("effect")
+  const params = Schema.Struct({ q: Schema.String.annotate({ description: "q" }) })
+  const words = ["create", "delete", "list", "issue", "message", "cron", "file", "repo", "user", "search", "stop", "send"]
+  const makeTool = (i) => tw.defineTool({
+    name: `tool_${i}_${words[i % words.length]}_${words[(i * 7) % words.length]}`,
+    displayName: `T${i}`, description: `Does ${words[(i * 3) % words.length]} things number ${i}`,
+    kind: tw.Kind.Other, shouldDefer: true, searchHint: `${words[(i * 5) % words.length]} hint`, params,
+    invoke: () => Effect.succeed({ description: "x", execute: () => Effect.succeed(tw.textResult("x")) })
+  })
+  const sizes = smoke ? [100, 1_000] : [1_000, 10_000, 100_000]
+  const rows = []
+  for (const size of sizes) {
+    const registry = await Effect.runPromise(tw.Registry.make())
+    const search = tw.makeToolSearch(registry)
+    await Effect.runPromise(Effect.forEach(Array.from({ length: size }, (_, i) => makeTool(i)), (t) => registry.register(t), { discard: true }))
+    const q = Math.max(3, Math.floor(runs))
+    const keyword = await timeMedian(() => Effect.runPromise(search.call({ query: "delete cron", max_results: 5 })).then(() => registry.clearRevealed.pipe(Effect.runPromise)), { runs: q })
+    const select = await timeMedian(() => Effect.runPromise(search.call({ query: `select:tool_${size - 1}_${words[(size - 1) % words.length]}_${words[((size - 1) * 7) % words.length]}` })).then(() => registry.clearRevealed.pipe(Effect.runPromise)), { runs: q })
+    rows.push({ scenario: "tool_search keyword", size: `${size} deferred tools`, ours: keyword * 1000, limit: NaN, unit: "µs/query", limitName: "—", ratio: NaN, note: size === 10_000 ? "target < 2 ms" : "" })
+    rows.push({ scenario: "tool_search select", size: `${size} deferred tools`, ours: select * 1000, limit: NaN, unit: "µs/query", limitName: "—", ratio: NaN, note: "" })
+  }
+  // declaration list of 1,000 visible tools, repeated (cached) and right after a reveal
+  const registry = await Effect.runPromise(tw.Registry.make())
+  await Effect.runPromise(Effect.forEach(Array.from({ length: 1_000 }, (_, i) => makeTool(i)), (t) => registry.register(t), { discard: true }))
+  const all = await Effect.runPromise(registry.names)
+  const visible = await Effect.runPromise(Effect.forEach(Array.from({ length: 1_000 }, (_, i) => makeTool(i)), (t) => registry.register({ ...t, shouldDefer: false }), { discard: true }))
+  void visible
+  const cached = await timeMedian(() => Effect.runPromise(registry.declarations), { runs: 20 })
+  let k = 0
+  const afterReveal = await timeMedian(async () => {
+    await Effect.runPromise(registry.reveal([all[k++ % all.length]]))
+    await Effect.runPromise(registry.declarations)
+  }, { runs: 20 })
+  rows.push({ scenario: "declaration list", size: "1,000 tools, repeated", ours: cached * 1000, limit: NaN, unit: "µs", limitName: "—", ratio: NaN, note: "" })
+  rows.push({ scenario: "declaration list", size: "1,000 tools, after a reveal", ours: afterReveal * 1000, limit: NaN, unit: "µs", limitName: "—", ratio: NaN, note: "" })
+  return rows
+}

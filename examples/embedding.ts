@@ -1,0 +1,147 @@
+/**
+ * The code of docs/embedding.md, type-checked in CI (`npm run check`). A test checks that every
+ * code block of the doc appears here verbatim (import lines aside: the doc imports from the
+ * package, `toolwright` and `toolwright/effect-ai`; this file from ../src).
+ */
+import { Console, Effect, Layer, ManagedRuntime, Schema } from "effect"
+import {
+  Approver,
+  defineTool,
+  ExecutionFailed,
+  Kind,
+  makeRecordingApprover,
+  Output,
+  PathParam,
+  Scheduler,
+  SessionLayer,
+  textResult,
+  ToolHooks
+} from "../src/index.js"
+import { runAgent, SessionToolkit } from "../src/serve/effectAi.js"
+
+// --- a session ---
+const session = SessionLayer.layer({
+  roots: ["/home/me/src/app"],          // relative paths in calls resolve against the first root
+  mode: "default",                       // plan | default | auto-edit | yolo
+  rules: [
+    { decision: "allow", pattern: "run_shell_command(npm test*)" },
+    { decision: "deny", pattern: "edit(secrets/**)" }
+  ]
+}).pipe(Layer.provide(Approver.layerFixed({ _tag: "cancel", reason: "no one to ask" })))
+
+// --- run calls ---
+const readThenEdit = Effect.gen(function*() {
+  const scheduler = yield* Scheduler
+  const read = yield* scheduler.runBatch([
+    { callId: "1", name: "read_file", args: { file_path: "src/app.ts" } },
+    { callId: "2", name: "grep_search", args: { pattern: "TODO" } }
+  ])
+  for (const result of read.results) {
+    if (result._tag === "Success") yield* Console.log(result.llmContent)
+    else if (result._tag === "Failure") yield* Console.log(`${result.name} failed [${result.code}]: ${result.message}`)
+  }
+  const edit = yield* scheduler.runOne({
+    callId: "3",
+    name: "edit",
+    args: { file_path: "src/app.ts", old_string: "'hello'", new_string: "'hi'" }
+  })
+  return edit
+})
+
+export const main = readThenEdit.pipe(Effect.provide(session))
+
+// --- from code that is not Effect ---
+export const fromPromises = async () => {
+  const runtime = ManagedRuntime.make(session)
+  const batch = await runtime.runPromise(
+    Scheduler.use((scheduler) => scheduler.runBatch([{ callId: "1", name: "glob", args: { pattern: "**/*.md" } }]))
+  )
+  await runtime.dispose()   // kills the session's processes, closes its MCP connections
+  return batch.results
+}
+
+// --- approvers ---
+export const askTheUi = (show: (title: string, body: string) => Promise<"once" | "always" | "no">) =>
+  Approver.layerCallback((request) =>
+    Effect.promise(() =>
+      show(request.details.title, request.details.type === "edit" ? request.details.fileDiff : request.description)
+    ).pipe(
+      Effect.map((answer) =>
+        answer === "once"
+          ? { _tag: "proceed_once" as const }
+          : answer === "always"
+          ? { _tag: "proceed_always" as const }
+          : { _tag: "cancel" as const, reason: "declined in the UI" }
+      )
+    )
+  )
+
+export const approvalsAreRecorded = Effect.gen(function*() {
+  const recording = yield* makeRecordingApprover([{ _tag: "proceed_once" }, { _tag: "cancel", reason: "no" }])
+  const layer = SessionLayer.layer({ roots: ["/tmp/work"] }).pipe(Layer.provide(Layer.succeed(Approver, recording.approver)))
+  yield* Effect.provide(readThenEdit, layer)
+  return (yield* recording.requests).map((r) => r.details.type)
+})
+
+// --- hooks ---
+const hooks = ToolHooks.layer({
+  beforeCall: (invocation) =>
+    Effect.succeed(
+      invocation.tool.name === "run_shell_command" && invocation.description.includes("deploy")
+        ? { _tag: "Block" as const, reason: "deploys go through CI" }
+        : { _tag: "Continue" as const }
+    ),
+  afterCall: ({ invocation, outcome }) => Effect.logInfo(`${invocation.tool.name}: ${outcome}`)
+})
+export const withHooks = SessionLayer.layer({ roots: ["/home/me/src/app"], hooks })
+
+// --- your own tool ---
+export const wordCount = defineTool({
+  name: "word_count",
+  displayName: "WordCount",
+  description: "Counts the words of a text file in the workspace. Use it instead of reading a large file just to count.",
+  kind: Kind.Read,
+  params: Schema.Struct({ file_path: PathParam("The file to count, absolute or relative to the workspace root") }),
+  invoke: (params) =>
+    Effect.succeed({
+      description: `Count words in ${params.file_path}`,
+      execute: () =>
+        Effect.gen(function*() {
+          const text = yield* Effect.tryPromise({
+            try: () => import("node:fs/promises").then((fs) => fs.readFile(params.file_path, "utf8")),
+            catch: () => new ExecutionFailed({ message: `Could not read ${params.file_path}; check the path with glob.` })
+          })
+          const words = text.split(/\s+/).filter(Boolean).length
+          return textResult(`${words} words`, { data: { words } })
+        })
+    })
+})
+
+export const withMyTool = SessionLayer.layer({
+  roots: ["/home/me/src/app"],
+  tools: [{ name: "word_count", load: Effect.succeed(wordCount) }]
+})
+
+// called directly: typed params, typed success, typed errors, no policy or budget
+export const direct = Effect.map(wordCount.call({ file_path: "README.md" }), (result) => result.data.words)
+
+// --- saved outputs ---
+export const savedOutputs = Effect.gen(function*() {
+  const store = yield* Output.OutputStore
+  for (const saved of yield* store.list) {
+    const page = yield* store.read(saved.id, { offsetLine: 0, limitLines: 200 })
+    yield* Console.log(`${saved.toolName}: ${page.totalLines} lines, first page of ${page.lineCount}`)
+  }
+})
+
+// --- an effect/ai agent loop ---
+export const agentSession = SessionToolkit.layer.pipe(
+  Layer.provideMerge(SessionLayer.layer({ roots: [process.cwd()] })),
+  Layer.provide(Approver.layerFixed({ _tag: "proceed_once" }))
+)
+
+export const agent = runAgent({ prompt: "Make the failing test pass", maxSteps: 30 }).pipe(
+  Effect.map((result) => result.text),
+  Effect.provide(agentSession)
+  // and a LanguageModel layer from your provider (see examples/agent-loop.ts)
+)

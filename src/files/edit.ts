@@ -1,0 +1,207 @@
+/**
+ * The `edit` tool (reference §3): replaces text in a file, or creates a file when `old_string` is
+ * empty. The model's `old_string` goes through the matching ladder; the file's real bytes are
+ * replaced and everything else is written back byte for byte in the file's own encoding, BOM and
+ * line endings, atomically and only if the file still holds the bytes the edit was computed from.
+ *
+ * @since 0.1.0
+ */
+import * as path from "node:path"
+import { Effect, Option, Ref, Schema } from "effect"
+import { FileReadCache } from "../session/readCache.js"
+import { Session } from "../session/session.js"
+import { Workspace } from "../session/workspace.js"
+import { createPatchSmart, getDiffStat } from "../text/diff.js"
+import type { Rung } from "../text/index.js"
+import {
+  defineTool,
+  ExecutionDenied,
+  FileChangedSinceRead,
+  FileWriteFailure,
+  Kind,
+  PathParam,
+  text
+} from "../tool/index.js"
+import { loadFileToolsSettings } from "./config.js"
+import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
+import { commitSnapshot, type MutationContext } from "./mutation.js"
+import { displayPath, unescapePath } from "./paths.js"
+
+const DESCRIPTION = `Replaces text within a file, or creates a new file.
+
+- old_string is the exact text to replace, copied from read_file output (without the line-number prefix), with enough surrounding lines to match exactly one place. An empty old_string creates a new file with new_string as its content.
+- new_string is written verbatim (its trailing whitespace too). By default exactly one place must match; set replace_all to change every occurrence.
+- Read the file with read_file in this session before editing it; if the file changed since, read it again.
+- Small differences are tolerated when they are unambiguous: curly quotes and dashes for their ASCII forms, trailing whitespace, a uniformly different indentation, over-escaped \\n or \\". The result says when such an approximate match was used.
+- The file keeps its encoding, byte order mark and line endings. When nothing matches, the error shows the closest text in the file.`
+
+/** Params of `edit`. @category models */
+export const EditParams = Schema.Struct({
+  file_path: PathParam("The file to modify: absolute, or relative to the first workspace root."),
+  old_string: Schema.String.annotate({
+    description: "The exact text to replace (empty to create a new file). Include enough context to match one place."
+  }),
+  new_string: Schema.String.annotate({ description: "The replacement text, written verbatim." }),
+  replace_all: Schema.optionalKey(
+    Schema.Boolean.annotate({ description: "Replace every occurrence of old_string (default false)." })
+  )
+})
+
+/** The typed result of a successful edit. @category models */
+export interface EditData {
+  readonly filePath: string
+  /** The path really written (a symlink's target). */
+  readonly writtenPath: string
+  readonly created: boolean
+  /** Where the edit landed and which rung of the ladder matched (`null` for a new file). */
+  readonly match: {
+    readonly rung: Rung
+    readonly occurrences: number
+    readonly startLine: number
+    readonly endLine: number
+    /** The file's real text that was replaced (first place). */
+    readonly replaced: string
+    /** The text written there. */
+    readonly inserted: string
+  } | null
+  readonly encoding: string
+  readonly bom: boolean
+  readonly lineEnding: string
+  readonly diffStat: ReturnType<typeof getDiffStat>
+  readonly method: "atomic" | "in-place"
+  readonly historyId?: string
+}
+
+const preview = (s: string) => ({ text: s.slice(0, 300), truncated: s.length > 300 })
+
+const approximateNote = (plan: EditPlan): string | undefined => {
+  const match = plan.match
+  if (match === null || match.rung === "exact") return undefined
+  const where = match.startLine === match.endLine ? `line ${match.startLine}` : `lines ${match.startLine}-${match.endLine}`
+  return `old_string matched ${where} approximately: ${RUNG_EXPLANATIONS[match.rung]} (rung: ${match.rung}). ` +
+    `The file's own text there was replaced.`
+}
+
+const titleSuffix = (plan: EditPlan): string => {
+  const match = plan.match
+  if (match === null || match.rung === "exact") return ""
+  return ` (approximate match: ${match.rung}, lines ${match.startLine}-${match.endLine})`
+}
+
+/** The `edit` tool, bound to the session's workspace, read cache and history. @category constructors */
+export const makeEdit = Effect.gen(function*() {
+  const workspace = yield* Workspace
+  const cache = yield* FileReadCache
+  const session = yield* Session
+  const settings = yield* loadFileToolsSettings
+  const ctx: MutationContext = { cache, workspace, sessionId: session.id, settings }
+
+  return defineTool({
+    name: "edit",
+    displayName: "Edit",
+    description: DESCRIPTION,
+    kind: Kind.Edit,
+    params: EditParams,
+    toAutoClassifierInput: (p) => {
+      const oldPreview = preview(p.old_string)
+      const newPreview = preview(p.new_string)
+      const breaks = (s: string) => s.split("\n").length - 1
+      return JSON.stringify({
+        file_path: p.file_path,
+        old_string_preview: oldPreview.text,
+        new_string_preview: newPreview.text,
+        old_string_truncated: oldPreview.truncated,
+        new_string_truncated: newPreview.truncated,
+        lines_changed: breaks(p.new_string) - breaks(p.old_string)
+      })
+    },
+    validate: (p) => (unescapePath(p.file_path) === "" ? "The 'file_path' parameter must be non-empty." : undefined),
+    invoke: (params) =>
+      Effect.gen(function*() {
+        const abs = yield* workspace.resolve(unescapePath(params.file_path))
+        const rel = displayPath(workspace.primaryRoot, abs)
+        const request = { oldString: params.old_string, newString: params.new_string, replaceAll: params.replace_all ?? false }
+        const shown = yield* Ref.make(Option.none<EditPlan>())
+        const plan = computeEdit(ctx, abs, request)
+        const diffOf = (p: EditPlan) => createPatchSmart(path.basename(abs), p.currentText ?? "", p.newText, "Current", "Proposed")
+        return {
+          description: params.old_string === ""
+            ? `Create ${rel}`
+            : params.old_string === params.new_string
+            ? `No file changes to ${rel}`
+            : rel,
+          locations: [abs],
+          defaultPermission: Effect.succeed("ask" as const),
+          confirmation: Effect.gen(function*() {
+            const p = yield* plan
+            yield* Ref.set(shown, Option.some(p))
+            return {
+              type: "edit" as const,
+              title: `Confirm Edit: ${rel}${titleSuffix(p)}`,
+              fileName: path.basename(abs),
+              filePath: abs,
+              fileDiff: diffOf(p),
+              originalContent: p.currentText,
+              newContent: p.newText
+            }
+          }),
+          execute: () =>
+            Effect.gen(function*() {
+              const p = yield* plan
+              const approved = yield* Ref.get(shown)
+              if (Option.isSome(approved) && approved.value.snapshot.hash !== p.snapshot.hash) {
+                return yield* new FileChangedSinceRead({
+                  message: `File ${abs} changed on disk after this edit was shown for approval, so nothing was ` +
+                    `written. Re-read it with the read_file tool and redo the edit against the current content.`,
+                  display: "file changed after approval; nothing written."
+                })
+              }
+              if (settings.fuzzyEditApproval === "ask" && p.match !== null && p.match.rung !== "exact" && Option.isNone(approved)) {
+                return yield* new ExecutionDenied({
+                  message: `old_string matched ${abs} only approximately (rung: ${p.match.rung}), and this session ` +
+                    `requires a person to approve approximate edits, which did not happen. Nothing was written. Retry ` +
+                    `with old_string copied exactly from the file; the text there is:\n${p.match.oldString}`,
+                  display: "approximate edit needs approval; nothing written."
+                })
+              }
+              const committed = yield* commitSnapshot(ctx, p.snapshot, p.newBytes, { tool: "edit", guard: editGuard(ctx, abs) }).pipe(
+                Effect.catchTag("AtomicWriteError", (e) =>
+                  Effect.fail(new FileWriteFailure({ message: `Error executing edit: ${e.message}`, display: `Error writing file: ${e.message}` })))
+              )
+              const first = p.isNewFile
+                ? `Created new file: ${abs} with provided content.`
+                : `The file: ${abs} has been updated.`
+              const snippet = p.snippet === null
+                ? undefined
+                : `Showing lines ${p.snippet.startLine}-${p.snippet.endLine} of ${p.snippet.totalLines} from the edited file:\n\n---\n\n${p.snippet.content}`
+              const llm = [first, approximateNote(p), snippet].filter((s): s is string => s !== undefined).join(" ")
+              const fileDiff = diffOf(p)
+              const data: EditData = {
+                filePath: abs,
+                writtenPath: committed.path,
+                created: p.isNewFile,
+                match: p.match === null ? null : {
+                  rung: p.match.rung,
+                  occurrences: p.match.occurrences,
+                  startLine: p.match.startLine,
+                  endLine: p.match.endLine,
+                  replaced: p.match.oldString,
+                  inserted: p.match.newString
+                },
+                encoding: p.format.encoding,
+                bom: p.format.bom,
+                lineEnding: p.format.lineEnding,
+                diffStat: getDiffStat(path.basename(abs), p.currentText ?? "", p.newText, p.newText),
+                method: committed.method,
+                ...(committed.historyId !== undefined ? { historyId: committed.historyId } : {})
+              }
+              return {
+                llmContent: [text(llm)],
+                display: { _tag: "FileDiff" as const, fileName: path.basename(abs), diff: fileDiff, originalContent: p.currentText, newContent: p.newText },
+                data
+              }
+            })
+        }
+      })
+  })
+})

@@ -1,0 +1,193 @@
+/**
+ * `calculateEdit` (reference §3.3): what an edit would write, or the reference's error for why it
+ * cannot. It runs twice per call — for the confirmation and again at execution — and does no writing.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
+import { changedOldLines } from "../text/diff.js"
+import { encodeText, findUnrepresentable, NEW_FILE_FORMAT, type TextFormat, toLf } from "../text/codec.js"
+import { type EditMatch, type EditSnippet, extractEditSnippet, type NearMiss, resolveEdit, type Rung } from "../text/index.js"
+import {
+  AttemptToCreateExistingFile,
+  EditExpectedOccurrenceMismatch,
+  EditNoChange,
+  EditNoOccurrenceFound,
+  EditPreparationFailure,
+  type EditRequiresPriorRead,
+  FileNotFound,
+  type FileTooLarge
+} from "../tool/errors.js"
+import type { FileToolsSettings } from "./config.js"
+import { requireSeenLines } from "./evidence.js"
+import { type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "./mutation.js"
+
+/** An edit as the model asked for it. @category models */
+export interface EditRequest {
+  readonly oldString: string
+  readonly newString: string
+  readonly replaceAll: boolean
+}
+
+/** A computed edit, ready to confirm and write. @category models */
+export interface EditPlan {
+  readonly snapshot: FileSnapshot
+  readonly isNewFile: boolean
+  /** The current text (LF for a CRLF file), `null` for a new file. */
+  readonly currentText: string | null
+  readonly newText: string
+  readonly newBytes: Uint8Array
+  readonly format: TextFormat
+  /** Where the edit landed and by which rung (`null` for a new file). */
+  readonly match: EditMatch | null
+  readonly snippet: EditSnippet | null
+}
+
+/** Every error {@link computeEdit} can fail with. @category errors */
+export type EditPlanError =
+  | PriorReadError
+  | EditRequiresPriorRead
+  | FileNotFound
+  | AttemptToCreateExistingFile
+  | EditNoOccurrenceFound
+  | EditExpectedOccurrenceMismatch
+  | EditNoChange
+  | EditPreparationFailure
+  | FileTooLarge
+
+/** What each non-exact rung means, for people and models. @category constants */
+export const RUNG_EXPLANATIONS: Readonly<Record<Exclude<Rung, "exact">, string>> = {
+  unicode_normalized: "look-alike characters (curly quotes, dashes, special spaces) were matched as their ASCII forms",
+  trim_end_lines: "trailing whitespace at line ends was ignored",
+  normalized_trim_end_lines: "look-alike characters and trailing whitespace were ignored",
+  dropped_trailing_empty_line: "the final line break of old_string was ignored (the file has none there)",
+  indentation_shift: "the indentation differed uniformly, so new_string was re-indented by the same amount",
+  unescaped: "over-escaped sequences (\\n, \\t, \\\", \\') in old_string were read as the characters they stand for"
+}
+
+/** The guard of the edit tool: the reference's prior-read check for `editing`. @category enforcement */
+export const editGuard = (ctx: MutationContext, abs: string): PriorGuard<PriorReadError> => (expectExisting) =>
+  checkPriorRead(ctx.cache, abs, "editing", expectExisting === undefined ? {} : { expectExisting })
+
+const newFileFormat = (settings: FileToolsSettings): TextFormat => ({
+  ...NEW_FILE_FORMAT,
+  bom: settings.newFileEncoding === "utf-8-bom"
+})
+
+const nearMissText = (nearMiss: NearMiss | undefined): string =>
+  nearMiss === undefined
+    ? ""
+    : `\n\nThe closest text in the file is at line ${nearMiss.line}:\n${nearMiss.actual}\n` +
+      `Difference ([-in old_string-]{+in the file+}): ${nearMiss.diff}`
+
+const noOccurrence = (abs: string, nearMiss: NearMiss | undefined) =>
+  new EditNoOccurrenceFound({
+    message: `Failed to edit, 0 occurrences found for old_string in ${abs}. No edits made. The exact text in ` +
+      `old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, ` +
+      `indentation, and context. Use read_file tool to verify.${nearMissText(nearMiss)}`,
+    display: "Failed to edit, could not find the string to replace."
+  })
+
+const unrepresentable = (abs: string, format: TextFormat, text: string) => {
+  const bad = findUnrepresentable(text, format.encoding)
+  if (bad === undefined) return undefined
+  return new EditPreparationFailure({
+    message: `Error preparing edit: new_string contains '${bad.char}' (${bad.codePoint}), which the file's encoding ` +
+      `${format.encoding.toUpperCase()} cannot represent; writing it would corrupt the character. Use only ` +
+      `characters ${format.encoding.toUpperCase()} can encode (e.g. an escape sequence of the file's language).`,
+    display: `Error preparing edit: '${bad.char}' cannot be written in ${format.encoding.toUpperCase()}.`
+  })
+}
+
+/**
+ * Computes an edit: prior-read checks around the read, the reference's decision table (with the
+ * ladder's match as data and a near-miss on failure), the stricter line evidence when enabled,
+ * and the new bytes in the file's own encoding, BOM and line endings.
+ * @category editing
+ */
+export const computeEdit = (
+  ctx: MutationContext,
+  abs: string,
+  request: EditRequest
+): Effect.Effect<EditPlan, EditPlanError> =>
+  Effect.gen(function*() {
+    const snapshot = yield* loadSnapshot(ctx, abs, editGuard(ctx, abs)).pipe(
+      Effect.catchTag("SnapshotReadError", (e) =>
+        Effect.fail(new EditPreparationFailure({ message: `Error preparing edit: ${e.message}`, display: `Error preparing edit: ${e.message}` })))
+    )
+    if (snapshot.decoded === null) {
+      if (request.oldString !== "") {
+        return yield* new FileNotFound({
+          message: `File not found: ${abs}`,
+          display: "File not found. Cannot apply edit. Use an empty old_string to create a new file."
+        })
+      }
+      const format = newFileFormat(ctx.settings)
+      const newText = request.newString
+      return {
+        snapshot,
+        isNewFile: true,
+        currentText: null,
+        newText,
+        newBytes: encodeText(newText, format),
+        format,
+        match: null,
+        snippet: extractEditSnippet(null, newText)
+      } satisfies EditPlan
+    }
+    if (request.oldString === "") {
+      return yield* new AttemptToCreateExistingFile({
+        message: `File already exists, cannot create: ${abs}`,
+        display: "Failed to edit. Attempted to create a file that already exists."
+      })
+    }
+    const { text, format } = snapshot.decoded
+    const crlf = format.lineEnding === "crlf"
+    const oldString = crlf ? toLf(request.oldString) : request.oldString
+    const newString = crlf ? toLf(request.newString) : request.newString
+    const resolved = resolveEdit(text, oldString, newString, { replaceAll: request.replaceAll })
+    switch (resolved._tag) {
+      case "NoMatch":
+        return yield* noOccurrence(abs, resolved.nearMiss)
+      case "OccurrenceMismatch":
+        return yield* new EditExpectedOccurrenceMismatch({
+          message: `Failed to edit. Found ${resolved.occurrences} occurrences for old_string in ${abs} but replace_all was not enabled.`,
+          display: "Failed to edit because the text matches multiple locations. Provide more context or set replace_all to true."
+        })
+      case "Ambiguous":
+        return yield* new EditExpectedOccurrenceMismatch({
+          message: `Failed to edit. old_string matches ${resolved.occurrences} places in ${abs} only approximately ` +
+            `(${RUNG_EXPLANATIONS[resolved.rung as Exclude<Rung, "exact">] ?? resolved.rung}), and an approximate ` +
+            `match is applied only when it is unique. Copy the exact text from read_file output and add surrounding ` +
+            `lines so old_string matches one place.`,
+          display: "Failed to edit because the text matches multiple locations approximately. Provide exact text with more context."
+        })
+    }
+    const match = resolved
+    if (match.oldString === match.newString) {
+      return yield* new EditNoChange({
+        message: `No changes to apply. The old_string and new_string are identical in file: ${abs}`,
+        display: "No changes to apply. The old_string and new_string are identical."
+      })
+    }
+    if (match.newContent === text) {
+      return yield* new EditNoChange({
+        message: `No changes to apply. The new content is identical to the current content in file: ${abs}`,
+        display: "No changes to apply. The new content is identical to the current content."
+      })
+    }
+    if (snapshot.stats !== null) yield* requireSeenLines(ctx.cache, abs, snapshot.stats, changedOldLines(text, match.newContent))
+    const bad = unrepresentable(abs, format, match.newString)
+    if (bad !== undefined) return yield* bad
+    return {
+      snapshot,
+      isNewFile: false,
+      currentText: text,
+      newText: match.newContent,
+      newBytes: encodeText(match.newContent, format),
+      format,
+      match,
+      snippet: extractEditSnippet(text, match.newContent)
+    } satisfies EditPlan
+  })

@@ -1,0 +1,28 @@
+/**
+ * Path helpers shared by the file tools: shell-escape removal (reference §3.2) and the short
+ * relative form used in descriptions and titles.
+ *
+ * @since 0.1.0
+ */
+import * as path from "node:path"
+
+const SHELL_ESCAPED = /\\([ \t()[\]{}&;|<>'"`$!*?#~=%^,])/g
+
+/**
+ * Removes shell escapes a model copied from a terminal (`my\ file.txt` → `my file.txt`,
+ * `\(v2\)` → `(v2)`); a doubled backslash stays as it is. The input is trimmed first.
+ * @category paths
+ */
+export const unescapePath = (input: string): string => {
+  const trimmed = input.trim()
+  if (!trimmed.includes("\\")) return trimmed
+  // Protect literal double backslashes, then drop one backslash before shell metacharacters.
+  return trimmed.split("\\\\").map((part) => part.replace(SHELL_ESCAPED, "$1")).join("\\\\")
+}
+
+/** `abs` relative to `root` when inside it (`.` for the root itself), else `abs`. @category paths */
+export const displayPath = (root: string, abs: string): string => {
+  const rel = path.relative(root, abs)
+  if (rel === "") return "."
+  return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel
+}

@@ -1,0 +1,194 @@
+/**
+ * The `read_file` tool (reference §5): text in pages of lines, images/audio/video as media parts,
+ * PDFs as embedded binary, SVG as text, notebooks as cells with outputs, and the "unchanged since
+ * last read" placeholder. Every read is recorded in the session's read cache (with the lines shown,
+ * for `readEvidence: "ranges"`).
+ *
+ * @since 0.1.0
+ */
+import type { Stats } from "node:fs"
+import * as fsp from "node:fs/promises"
+import * as path from "node:path"
+import { Effect, Option, Schema } from "effect"
+import { CurrentOutputLimits } from "../output/config.js"
+import { errnoCode } from "../session/fsEffect.js"
+import { FileReadCache } from "../session/readCache.js"
+import { Workspace } from "../session/workspace.js"
+import {
+  defineTool,
+  FileNotFound,
+  Kind,
+  PathParam,
+  ReadContentFailure,
+  TargetIsDirectory
+} from "../tool/index.js"
+import { loadFileToolsSettings } from "./config.js"
+import { displayPath, unescapePath } from "./paths.js"
+import { parsePages } from "./pdf.js"
+import { type ReadFileData, readByKind, type ReadOutcome } from "./readKinds.js"
+import { fileKind, SNIFF_BYTES } from "./sniff.js"
+
+const DESCRIPTION = `Reads a file from the workspace.
+
+- Text files are returned in pages: by default up to 1000 lines or 25000 characters from the start. When a file is longer, the result begins with "Showing lines a-b of N total lines." — read on with offset (0-based line) and limit (number of lines). Trailing whitespace of each line is not shown.
+- Images (PNG, JPEG, GIF, WEBP, …), audio and video are returned as media; PDFs as an embedded document (pages selects up to 20 pages, e.g. "1-5"); Jupyter notebooks (.ipynb) as their cells with outputs, always in full.
+- Reading a file you already read in full, unchanged, returns a short placeholder instead of the content again; pass offset and limit to force a fresh copy.
+- Read a file before editing or overwriting it: edit and write_file require it.`
+
+/** Params of `read_file`. @category models */
+export const ReadFileParams = Schema.Struct({
+  file_path: PathParam("The file to read: absolute, or relative to the first workspace root."),
+  offset: Schema.optionalKey(
+    Schema.Int.annotate({ description: "0-based line to start reading from (0 or more). Use with limit for long files." })
+  ),
+  limit: Schema.optionalKey(Schema.Int.annotate({ description: "Number of lines to read (1 or more)." })),
+  pages: Schema.optionalKey(
+    Schema.String.annotate({ description: "PDF only: 1-based page range of at most 20 pages, e.g. \"3\" or \"1-5\"." })
+  )
+})
+
+const isNotebook = (file: string) => path.extname(unescapePath(file)).toLowerCase() === ".ipynb"
+
+const validate = (p: typeof ReadFileParams.Type): string | undefined => {
+  if (unescapePath(p.file_path) === "") return "The 'file_path' parameter must be non-empty."
+  if (p.offset !== undefined && p.offset < 0) return "Offset must be a non-negative integer"
+  if (p.limit !== undefined && p.limit <= 0) return "Limit must be a positive integer"
+  const pages = p.pages !== undefined && p.pages.trim() !== "" ? p.pages : undefined
+  if (isNotebook(p.file_path)) {
+    if (p.offset !== undefined || p.limit !== undefined) {
+      return "offset and limit are not supported for Jupyter notebook (.ipynb) files. Notebooks are always read in full with structured cell output."
+    }
+    if (pages !== undefined) {
+      return "pages is not supported for Jupyter notebook (.ipynb) files. Notebooks are always read in full with structured cell output."
+    }
+  }
+  if (pages !== undefined) {
+    if (path.extname(unescapePath(p.file_path)).toLowerCase() !== ".pdf") {
+      return `pages applies only to PDF files, and ${p.file_path} is not one. Use offset and limit to page through other files.`
+    }
+    const parsed = parsePages(pages)
+    if (parsed._tag === "Invalid") return parsed.message
+  }
+  return undefined
+}
+
+const describe = (rel: string, p: typeof ReadFileParams.Type): string => {
+  if (p.pages !== undefined && p.pages.trim() !== "") return `${rel} (pages ${p.pages.trim()})`
+  if (p.offset !== undefined && p.limit !== undefined) return `${rel} (lines ${p.offset + 1}-${p.offset + p.limit})`
+  if (p.offset !== undefined) return `${rel} (from line ${p.offset + 1})`
+  if (p.limit !== undefined) return `${rel} (first ${p.limit} lines)`
+  return rel
+}
+
+const placeholder = (rel: string) =>
+  `[File ${rel} unchanged since last read in this session — the full content was provided earlier in this ` +
+  `conversation. If you cannot retrieve that prior content (e.g. after context compaction) or you suspect the ` +
+  `file was modified outside the read/edit tools (shell command, MCP tool, another process), re-read with explicit ` +
+  `offset/limit to fetch current content.]`
+
+const statFailure = (abs: string) => (cause: unknown) => {
+  const code = errnoCode(cause)
+  if (code === "ENOENT" || code === "ENOTDIR") {
+    return new FileNotFound({
+      message: "Could not read file because no file was found at the specified path.",
+      display: "File not found."
+    })
+  }
+  return new ReadContentFailure({
+    message: `Could not read file ${abs} (${code ?? "unknown error"}). Check that it is readable, or ask the user about it.`,
+    display: "Error reading file"
+  })
+}
+
+const readHead = (abs: string, stats: Stats) =>
+  Effect.acquireUseRelease(
+    Effect.tryPromise({ try: () => fsp.open(abs, "r"), catch: statFailure(abs) }),
+    (handle) =>
+      Effect.tryPromise({
+        try: async () => {
+          const head = Buffer.alloc(Math.min(SNIFF_BYTES, stats.size))
+          await handle.read(head, 0, head.length, 0)
+          return head
+        },
+        catch: statFailure(abs)
+      }),
+    (handle) => Effect.promise(() => handle.close())
+  )
+
+/** The `read_file` tool, bound to the session's workspace and read cache. @category constructors */
+export const makeReadFile = Effect.gen(function*() {
+  const workspace = yield* Workspace
+  const cache = yield* FileReadCache
+  const settings = yield* loadFileToolsSettings
+
+  return defineTool({
+    name: "read_file",
+    displayName: "ReadFile",
+    description: DESCRIPTION,
+    kind: Kind.Read,
+    params: ReadFileParams,
+    maxOutputChars: Number.POSITIVE_INFINITY,
+    validate,
+    invoke: (params) =>
+      Effect.gen(function*() {
+        const abs = yield* workspace.resolveReadable(unescapePath(params.file_path))
+        const rel = displayPath(workspace.primaryRoot, abs)
+        const pages = params.pages !== undefined && params.pages.trim() !== "" ? params.pages.trim() : undefined
+        const full = params.offset === undefined && params.limit === undefined && pages === undefined
+        return {
+          description: describe(rel, params),
+          locations: [abs],
+          defaultPermission: Effect.succeed("allow" as const),
+          execute: () =>
+            Effect.gen(function*() {
+              const stats = yield* Effect.tryPromise({ try: () => fsp.stat(abs), catch: statFailure(abs) })
+              if (stats.isDirectory()) {
+                return yield* new TargetIsDirectory({
+                  message: "Could not read file because the provided path is a directory, not a file.",
+                  display: "Path is a directory."
+                })
+              }
+              if (!stats.isFile()) {
+                return yield* new ReadContentFailure({
+                  message: `Cannot read file: ${path.basename(abs)} is not a regular file (e.g. device, socket, or pipe).`,
+                  display: "Not a regular file."
+                })
+              }
+              if (full && !cache.disabled) {
+                const status = yield* cache.check(stats)
+                const e = status.state === "fresh" ? status.entry : undefined
+                if (
+                  e !== undefined && e.lastReadAt !== undefined && e.lastReadWasFull && e.lastReadCacheable &&
+                  e.readResidentInHistory && (e.lastWriteAt === undefined || e.lastReadAt > e.lastWriteAt)
+                ) {
+                  return {
+                    llmContent: [{ type: "text" as const, text: placeholder(rel) }],
+                    display: `Unchanged: ${rel}`,
+                    data: { path: abs, kind: "unchanged" } satisfies ReadFileData
+                  }
+                }
+              }
+              const head = yield* readHead(abs, stats)
+              const limits = yield* CurrentOutputLimits
+              const outcome: ReadOutcome = yield* readByKind({
+                abs,
+                rel,
+                stats,
+                kind: fileKind(abs, head),
+                offset: params.offset ?? 0,
+                limit: params.limit ?? (Number.isFinite(limits.truncateLines) ? limits.truncateLines : Number.MAX_SAFE_INTEGER),
+                charLimit: Number.isFinite(limits.truncateChars) ? limits.truncateChars : Number.MAX_SAFE_INTEGER,
+                pages: Option.fromNullishOr(pages),
+                legacyEncoding: settings.legacyEncoding
+              })
+              yield* cache.recordRead(abs, stats, {
+                full: full && !outcome.truncated,
+                cacheable: outcome.cacheable,
+                ...(outcome.lines !== undefined ? { lines: outcome.lines } : {})
+              })
+              return { llmContent: outcome.parts, display: outcome.display, data: outcome.data }
+            })
+        }
+      })
+  })
+})

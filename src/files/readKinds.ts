@@ -1,0 +1,225 @@
+/**
+ * What read_file returns for each kind of file: text pages, media parts, PDFs, SVG, notebooks and
+ * binaries, with the size limits of reference §5.3.
+ *
+ * @since 0.1.0
+ */
+import type { Stats } from "node:fs"
+import * as fsp from "node:fs/promises"
+import * as path from "node:path"
+import { Effect, Option } from "effect"
+import type { LineRange } from "../session/lineRanges.js"
+import { decodeText } from "../text/codec.js"
+import {
+  FileTooLarge,
+  InvalidToolParams,
+  type LlmPart,
+  ReadContentFailure,
+  text
+} from "../tool/index.js"
+import { parseNotebook, renderNotebook } from "./notebook.js"
+import { countPdfPages, parsePages } from "./pdf.js"
+import { pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
+import type { FileKind } from "./sniff.js"
+
+const MB = 1024 * 1024
+
+/** Largest image/audio/video (and notebook) returned (9.9 MB). @category constants */
+export const MAX_MEDIA_BYTES = Math.floor(9.9 * MB)
+
+/** Largest PDF read without `pages` (100 MB). @category constants */
+export const MAX_PDF_BYTES = 100 * MB
+
+/** Largest PDF read with `pages` (512 MB). @category constants */
+export const MAX_PDF_BYTES_WITH_PAGES = 512 * MB
+
+/** Largest SVG shown as text (1 MB). @category constants */
+export const MAX_SVG_BYTES = MB
+
+/** The typed result of a read. @category models */
+export interface ReadFileData {
+  readonly path: string
+  readonly kind: "unchanged" | "text" | "svg" | "notebook" | "pdf" | "media" | "binary"
+  readonly encoding?: string
+  /** For text: 1-based lines shown and the file's line count. */
+  readonly lines?: { readonly start: number; readonly end: number; readonly total: number }
+  readonly truncated?: boolean
+  readonly mimeType?: string
+  readonly pages?: number
+}
+
+/** What one read produced, and what the read cache should record. @category models */
+export interface ReadOutcome {
+  readonly parts: ReadonlyArray<LlmPart>
+  readonly display: string
+  readonly data: ReadFileData
+  readonly truncated: boolean
+  readonly cacheable: boolean
+  /** Lines shown, for `readEvidence: "ranges"`. */
+  readonly lines?: LineRange
+}
+
+/** Everything one read needs. @category models */
+export interface ReadRequest {
+  readonly abs: string
+  readonly rel: string
+  readonly stats: Stats
+  readonly kind: FileKind
+  readonly offset: number
+  readonly limit: number
+  readonly charLimit: number
+  readonly pages: Option.Option<string>
+  readonly legacyEncoding: string | undefined
+}
+
+/** Every error a read can fail with after the stat. @category errors */
+export type ReadKindError = FileTooLarge | InvalidToolParams | ReadContentFailure
+
+const readFailure = (abs: string) => (cause: unknown) =>
+  new ReadContentFailure({
+    message: `Could not read file ${abs}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    display: "Error reading file"
+  })
+
+const readAll = (abs: string) => Effect.tryPromise({ try: () => fsp.readFile(abs), catch: readFailure(abs) })
+
+const tooLarge = (message: string) => new FileTooLarge({ message, display: message })
+
+const pageOf = (r: ReadRequest): Effect.Effect<TextPage, ReadContentFailure> =>
+  r.stats.size >= STREAM_THRESHOLD_BYTES
+    ? Effect.acquireUseRelease(
+      Effect.tryPromise({ try: () => fsp.open(r.abs, "r"), catch: readFailure(r.abs) }),
+      (handle) => pageStream(handle, r.stats.size, r, r.legacyEncoding).pipe(Effect.mapError(readFailure(r.abs))),
+      (handle) => Effect.promise(() => handle.close())
+    )
+    : Effect.map(readAll(r.abs), (bytes) => pageBytes(bytes, r, r.legacyEncoding))
+
+const textOutcome = (r: ReadRequest, p: TextPage, kind: "text" | "svg"): Effect.Effect<ReadOutcome, InvalidToolParams> => {
+  if (p.total > 0 && r.offset >= p.total) {
+    return Effect.fail(new InvalidToolParams({
+      message: `Offset ${r.offset} is past the end of ${r.rel}, which has ${p.total} lines. Use an offset below ${p.total}.`,
+      display: `Offset beyond end of file (${p.total} lines).`
+    }))
+  }
+  const shownEnd = p.cut ? p.end - 1 : p.end
+  const lines = shownEnd >= p.start ? { start: p.start, end: shownEnd } : undefined
+  const data: ReadFileData = {
+    path: r.abs,
+    kind,
+    encoding: p.encoding,
+    lines: { start: p.start, end: p.end, total: p.total },
+    truncated: p.truncated
+  }
+  if (!p.truncated) {
+    const display = kind === "svg" ? `Read SVG as text: ${r.rel}` : ""
+    return Effect.succeed({ parts: [text(p.content)], display, data, truncated: false, cacheable: true, ...(lines ? { lines } : {}) })
+  }
+  const more = p.end < p.total
+    ? `\n\n---\n\n[${p.total - p.end} more lines. To read on, call read_file with offset: ${p.end}.]`
+    : ""
+  const llm = `Showing lines ${p.start}-${p.end} of ${p.total} total lines.\n\n---\n\n${p.content}${more}`
+  const display = `Read lines ${p.start}-${p.end} of ${p.total} from ${r.rel}${p.cut ? " (truncated)" : ""}`
+  return Effect.succeed({ parts: [text(llm)], display, data, truncated: true, cacheable: true, ...(lines ? { lines } : {}) })
+}
+
+const readPdf = Effect.fnUntraced(function*(r: ReadRequest) {
+  const size = r.stats.size
+  const range = Option.map(r.pages, parsePages)
+  if (Option.isNone(range) && size > MAX_PDF_BYTES) {
+    return yield* tooLarge(`File size exceeds the 100MB limit for reading a whole PDF. Pass pages (at most 20, e.g. "1-20") to read part of it.`)
+  }
+  if (Option.isSome(range) && size > MAX_PDF_BYTES_WITH_PAGES) {
+    return yield* tooLarge("File size exceeds the 512MB limit for PDF files.")
+  }
+  const bytes = yield* readAll(r.abs)
+  const count = countPdfPages(bytes)
+  let note = count === undefined ? `PDF document ${r.rel}.` : `PDF document ${r.rel} (${count} pages).`
+  if (Option.isSome(range) && range.value._tag === "Range") {
+    const { first, last } = range.value.range
+    if (count !== undefined && last > count) {
+      return yield* new InvalidToolParams({
+        message: `Page range ${first}-${last} is outside ${r.rel}, which has ${count} pages. Use pages within 1-${count}.`,
+        display: `Pages beyond the end of the document (${count} pages).`
+      })
+    }
+    note += ` Pages ${first}-${last} requested: the document is attached whole; read those pages in it.`
+  }
+  return {
+    parts: [text(note), { type: "file", data: Buffer.from(bytes).toString("base64"), mimeType: "application/pdf" }],
+    display: `Read PDF file: ${path.basename(r.abs)}`,
+    data: { path: r.abs, kind: "pdf", mimeType: "application/pdf", ...(count !== undefined ? { pages: count } : {}) },
+    truncated: false,
+    cacheable: false
+  } satisfies ReadOutcome
+})
+
+const readNotebook = Effect.fnUntraced(function*(r: ReadRequest) {
+  if (r.stats.size > MAX_MEDIA_BYTES) return yield* tooLarge("File size exceeds the 10MB limit.")
+  const bytes = yield* readAll(r.abs)
+  const decoded = decodeText(bytes, { legacyEncoding: r.legacyEncoding })
+  const parsed = parseNotebook(decoded.text)
+  if ("error" in parsed) {
+    const p = pageBytes(bytes, r, r.legacyEncoding)
+    const outcome = yield* textOutcome(r, p, "text")
+    const note = `[${r.rel} is not a readable notebook: ${parsed.error}. Its raw text follows.]\n\n`
+    return { ...outcome, parts: [text(note + (outcome.parts[0] as { text: string }).text)], cacheable: false }
+  }
+  const rendered = renderNotebook(parsed.notebook, r.rel, r.charLimit)
+  return {
+    parts: [text(rendered.text), ...rendered.images],
+    display: `Read notebook: ${path.basename(r.abs)}${rendered.truncated ? " (truncated)" : ""}`,
+    data: { path: r.abs, kind: "notebook", truncated: rendered.truncated },
+    truncated: rendered.truncated,
+    cacheable: false
+  } satisfies ReadOutcome
+})
+
+/**
+ * Reads the file as its kind says. Only text (and SVG) reads are cacheable, i.e. count as a read of
+ * plain text for edit and write_file.
+ * @category reading
+ */
+export const readByKind = (r: ReadRequest): Effect.Effect<ReadOutcome, ReadKindError> => {
+  switch (r.kind._tag) {
+    case "text":
+      return Effect.flatMap(pageOf(r), (p) => textOutcome(r, p, "text"))
+    case "svg":
+      if (r.stats.size > MAX_SVG_BYTES) {
+        return Effect.succeed({
+          parts: [text(`Cannot display content of SVG file larger than 1MB: ${r.rel}`)],
+          display: `Skipped large SVG file: ${r.rel}`,
+          data: { path: r.abs, kind: "svg" },
+          truncated: false,
+          cacheable: false
+        })
+      }
+      return Effect.flatMap(pageOf(r), (p) => textOutcome(r, p, "svg"))
+    case "notebook":
+      return readNotebook(r)
+    case "pdf":
+      return readPdf(r)
+    case "binary":
+      return Effect.succeed({
+        parts: [text(`Cannot display content of binary file: ${r.rel}`)],
+        display: `Skipped binary file: ${r.rel}`,
+        data: { path: r.abs, kind: "binary" },
+        truncated: false,
+        cacheable: false
+      })
+    case "media": {
+      const media = r.kind
+      if (r.stats.size > MAX_MEDIA_BYTES) return Effect.fail(tooLarge("File size exceeds the 10MB limit."))
+      const label = media.part === "image" ? "image" : media.part === "audio" ? "audio" : "video"
+      return Effect.map(readAll(r.abs), (bytes): ReadOutcome => ({
+        parts: [
+          text(`Read ${label} file: ${r.rel} (${media.mimeType}, ${bytes.length} bytes)`),
+          { type: media.part, data: Buffer.from(bytes).toString("base64"), mimeType: media.mimeType }
+        ],
+        display: `Read ${label} file: ${path.basename(r.abs)}`,
+        data: { path: r.abs, kind: "media", mimeType: media.mimeType },
+        truncated: false,
+        cacheable: false
+      }))
+    }
+  }
+}

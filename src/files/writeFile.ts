@@ -1,0 +1,219 @@
+/**
+ * The `write_file` tool (reference §6): writes a whole file. An existing file keeps its encoding,
+ * BOM and line endings; a new one is UTF-8 without BOM (configurable). The write is atomic and
+ * compare-and-swap, like every mutation here.
+ *
+ * @since 0.1.0
+ */
+import * as fsp from "node:fs/promises"
+import * as path from "node:path"
+import { Effect, Option, Ref, Schema } from "effect"
+import { errnoCode } from "../session/fsEffect.js"
+import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
+import { FileReadCache } from "../session/readCache.js"
+import { Session } from "../session/session.js"
+import { Workspace } from "../session/workspace.js"
+import {
+  describeFormat,
+  encodeText,
+  findUnrepresentable,
+  NEW_FILE_FORMAT,
+  type TextFormat,
+  toLf
+} from "../text/codec.js"
+import { createPatchSmart, getDiffStat } from "../text/diff.js"
+import {
+  defineTool,
+  type EditRequiresPriorRead,
+  FileChangedSinceRead,
+  type FileTooLarge,
+  FileWriteFailure,
+  InvalidToolParams,
+  Kind,
+  PathParam,
+  text
+} from "../tool/index.js"
+import { loadFileToolsSettings } from "./config.js"
+import { countTextLines, requireSeenWholeFile } from "./evidence.js"
+import { commitSnapshot, type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "./mutation.js"
+import { displayPath, unescapePath } from "./paths.js"
+import { writeFailure } from "./writeErrors.js"
+
+const DESCRIPTION = `Writes content to a file, creating it (and missing parent directories) or replacing it entirely.
+
+- To change part of an existing file, prefer the edit tool. To overwrite one, read it with read_file in this session first.
+- An existing file keeps its encoding, byte order mark and line endings (content written with LF into a CRLF file gets CRLF); a new file is UTF-8.
+- The write is atomic: the file is never left half-written, and it is refused if the file changed since you read it.`
+
+/** Params of `write_file`. @category models */
+export const WriteFileParams = Schema.Struct({
+  file_path: PathParam("The file to write: absolute, or relative to the first workspace root."),
+  content: Schema.String.annotate({ description: "The complete new content of the file." })
+})
+
+/** The typed result of a successful write. @category models */
+export interface WriteFileData {
+  readonly filePath: string
+  readonly writtenPath: string
+  readonly created: boolean
+  readonly bytes: number
+  readonly encoding: string
+  readonly bom: boolean
+  readonly lineEnding: string
+  readonly diffStat: ReturnType<typeof getDiffStat>
+  readonly method: "atomic" | "in-place"
+  readonly historyId?: string
+}
+
+interface WritePlan {
+  readonly snapshot: FileSnapshot
+  readonly currentText: string | null
+  readonly newText: string
+  readonly newBytes: Uint8Array
+  readonly format: TextFormat
+}
+
+const writeGuard = (ctx: MutationContext, abs: string): PriorGuard<PriorReadError> => (expectExisting) =>
+  checkPriorRead(ctx.cache, abs, "overwriting", expectExisting === undefined ? {} : { expectExisting })
+
+const computeWrite = (
+  ctx: MutationContext,
+  abs: string,
+  content: string
+): Effect.Effect<WritePlan, PriorReadError | EditRequiresPriorRead | FileTooLarge | FileWriteFailure> =>
+  Effect.gen(function*() {
+    const snapshot = yield* loadSnapshot(ctx, abs, writeGuard(ctx, abs)).pipe(
+      Effect.catchTag("SnapshotReadError", (e) => {
+        const message = `Error checking existing file '${abs}': ${e.message}${e.code ? ` (${e.code})` : ""}`
+        return Effect.fail(new FileWriteFailure({ message, display: message }))
+      })
+    )
+    if (snapshot.decoded === null) {
+      const format = { ...NEW_FILE_FORMAT, bom: ctx.settings.newFileEncoding === "utf-8-bom" }
+      return { snapshot, currentText: null, newText: content, newBytes: encodeText(content, format), format }
+    }
+    const { format } = snapshot.decoded
+    if (snapshot.stats !== null) {
+      yield* requireSeenWholeFile(ctx.cache, abs, snapshot.stats, countTextLines(snapshot.decoded.text))
+    }
+    const newText = format.lineEnding === "crlf" ? toLf(content) : content
+    const bad = findUnrepresentable(newText, format.encoding)
+    if (bad !== undefined) {
+      const name = format.encoding.toUpperCase()
+      return yield* new FileWriteFailure({
+        message: `Error writing to file '${abs}': content contains '${bad.char}' (${bad.codePoint}), which the file's ` +
+          `encoding ${name} cannot represent; nothing was written. Use only characters ${name} can encode.`,
+        display: `'${bad.char}' cannot be written in ${name}.`
+      })
+    }
+    return { snapshot, currentText: snapshot.decoded.text, newText, newBytes: encodeText(newText, format), format }
+  })
+
+/** The `write_file` tool, bound to the session's workspace, read cache and history. @category constructors */
+export const makeWriteFile = Effect.gen(function*() {
+  const workspace = yield* Workspace
+  const cache = yield* FileReadCache
+  const session = yield* Session
+  const settings = yield* loadFileToolsSettings
+  const ctx: MutationContext = { cache, workspace, sessionId: session.id, settings }
+
+  return defineTool({
+    name: "write_file",
+    displayName: "WriteFile",
+    description: DESCRIPTION,
+    kind: Kind.Edit,
+    params: WriteFileParams,
+    toAutoClassifierInput: (p) =>
+      JSON.stringify({
+        file_path: p.file_path,
+        byte_count: Buffer.byteLength(p.content, "utf8"),
+        content_preview: p.content.slice(0, 300),
+        content_truncated: p.content.length > 300
+      }),
+    validate: (p) => (unescapePath(p.file_path) === "" ? `Missing or empty "file_path"` : undefined),
+    invoke: (params) =>
+      Effect.gen(function*() {
+        const abs = yield* workspace.resolve(unescapePath(params.file_path))
+        const lstat = yield* Effect.tryPromise({ try: () => fsp.lstat(abs), catch: (cause) => cause }).pipe(
+          Effect.map(Option.some),
+          Effect.catch((cause) =>
+            errnoCode(cause) === "ENOENT" || errnoCode(cause) === "ENOTDIR"
+              ? Effect.succeed(Option.none())
+              : Effect.fail(new InvalidToolParams({
+                message: `Error accessing path properties for validation: ${abs}. Reason: ${cause instanceof Error ? cause.message : String(cause)}`
+              })))
+        )
+        if (Option.isSome(lstat) && lstat.value.isDirectory()) {
+          return yield* new InvalidToolParams({ message: `Path is a directory, not a file: ${abs}` })
+        }
+        const rel = displayPath(workspace.primaryRoot, abs)
+        const shown = yield* Ref.make(Option.none<WritePlan>())
+        const plan = computeWrite(ctx, abs, params.content)
+        const diffOf = (p: WritePlan, from: string, to: string) =>
+          createPatchSmart(path.basename(abs), p.currentText ?? "", p.newText, from, to)
+        return {
+          description: `Writing to ${rel}`,
+          locations: [abs],
+          defaultPermission: Effect.succeed("ask" as const),
+          confirmation: Effect.gen(function*() {
+            const p = yield* plan
+            yield* Ref.set(shown, Option.some(p))
+            return {
+              type: "edit" as const,
+              title: `Confirm Write: ${rel}`,
+              fileName: path.basename(abs),
+              filePath: abs,
+              fileDiff: diffOf(p, "Current", "Proposed"),
+              originalContent: p.currentText,
+              newContent: p.newText
+            }
+          }),
+          execute: () =>
+            Effect.gen(function*() {
+              const p = yield* plan
+              const approved = yield* Ref.get(shown)
+              if (Option.isSome(approved) && approved.value.snapshot.hash !== p.snapshot.hash) {
+                return yield* new FileChangedSinceRead({
+                  message: `File ${abs} changed on disk after this write was shown for approval, so nothing was ` +
+                    `written. Re-read it with the read_file tool and decide again.`,
+                  display: "file changed after approval; nothing written."
+                })
+              }
+              const committed = yield* commitSnapshot(ctx, p.snapshot, p.newBytes, { tool: "write_file", guard: writeGuard(ctx, abs) }).pipe(
+                Effect.catchTag("AtomicWriteError", (e) => Effect.fail(writeFailure(abs, e)))
+              )
+              const created = !p.snapshot.exists
+              const kept = !created && describeFormat(p.format) !== "UTF-8"
+                ? ` The file keeps its ${describeFormat(p.format)} format.`
+                : ""
+              const llm = created
+                ? `Successfully created and wrote to new file: ${abs}.`
+                : `Successfully overwrote file: ${abs}.${kept}`
+              const data: WriteFileData = {
+                filePath: abs,
+                writtenPath: committed.path,
+                created,
+                bytes: committed.bytes,
+                encoding: p.format.encoding,
+                bom: p.format.bom,
+                lineEnding: p.format.lineEnding,
+                diffStat: getDiffStat(path.basename(abs), p.currentText ?? "", p.newText, p.newText),
+                method: committed.method,
+                ...(committed.historyId !== undefined ? { historyId: committed.historyId } : {})
+              }
+              return {
+                llmContent: [text(llm)],
+                display: {
+                  _tag: "FileDiff" as const,
+                  fileName: path.basename(abs),
+                  diff: diffOf(p, "Original", "Written"),
+                  originalContent: p.currentText,
+                  newContent: p.newText
+                },
+                data
+              }
+            })
+        }
+      })
+  })
+})

@@ -1,0 +1,157 @@
+/**
+ * `todo_write`: the session's todo list. Each call replaces the whole list; the list is kept in
+ * `<stateDir>/todos/<sessionId>.json` and written atomically. The scheduler's event hooks see the
+ * todos a call creates and completes: in the validation phase a hook may block the call (the list
+ * on disk is left as it was and the model is told why), in the post-write phase hooks only observe.
+ *
+ * @since 0.1.0
+ */
+import * as nodePath from "node:path"
+import { Effect, Schema, Semaphore } from "effect"
+import { Session } from "../session/session.js"
+import { Workspace } from "../session/workspace.js"
+import { Kind } from "../tool/kind.js"
+import { textResult } from "../tool/result.js"
+import { defineTool, type ToolEvent, type ToolEventHooks } from "../tool/tool.js"
+import {
+  describeFsError,
+  readTextIfExists,
+  restateWriteFailure,
+  statIfExists,
+  writeFailure,
+  writeFileAtomic
+} from "./files.js"
+import {
+  detectTodoChanges,
+  type TodoChanges,
+  TodoFile,
+  type TodoItem,
+  TodoList,
+  todoBlockedText,
+  todoFailedText,
+  todosWrittenText
+} from "./todos.js"
+
+const DESCRIPTION = `Creates and updates a structured todo list for the current session, visible to the user.
+
+Use it for work with three or more distinct steps, for tasks the user lists, and whenever tracking progress helps the user follow along. Skip it for a single trivial step or a purely conversational answer.
+
+How it works:
+- Each call REPLACES the whole list: send every todo you want to keep, with its current status.
+- Statuses: pending, in_progress, completed. Keep exactly one todo in_progress while you work, and mark it completed as soon as it is done (not in batches later).
+- Ids are yours to choose and must be unique; keep an item's id when you change it.
+- Send an empty list to clear it.`
+
+/** The params of `todo_write`. @category schemas */
+export const TodoWriteParams = Schema.Struct({
+  todos: TodoList.annotateKey({ messageMissingKey: `Parameter "todos" must be an array.` })
+})
+
+/** What a `todo_write` call did. @category models */
+export interface TodoWriteData {
+  readonly todos: ReadonlyArray<TodoItem>
+  /** Ids of the todos this call created and completed. */
+  readonly created: ReadonlyArray<string>
+  readonly completed: ReadonlyArray<string>
+  /** Set when a hook blocked the call (nothing was written). */
+  readonly blocked?: { readonly event: "TodoCreated" | "TodoCompleted"; readonly reason: string } | undefined
+}
+
+const decodeFile = Schema.decodeUnknownEffect(Schema.fromJsonString(TodoFile))
+
+const eventsOf = (changes: TodoChanges, todos: ReadonlyArray<TodoItem>) => ({
+  created: changes.created.map((todo): ToolEvent => ({ _tag: "TodoCreated", todo, todos })),
+  completed: changes.completed.map(({ previousStatus, todo }): ToolEvent => ({ _tag: "TodoCompleted", todo, previousStatus, todos }))
+})
+
+/** The first blocking verdict among `events`, run in order. */
+const firstBlock = Effect.fnUntraced(function*(hooks: ToolEventHooks, events: ReadonlyArray<ToolEvent>) {
+  for (const event of events) {
+    const verdict = yield* hooks.validate(event)
+    if (verdict._tag === "Block") return verdict.reason
+  }
+  return undefined
+})
+
+/**
+ * Makes `todo_write` for the session.
+ *
+ * @category constructors
+ */
+export const makeTodoWrite = Effect.gen(function*() {
+  const workspace = yield* Workspace
+  const session = yield* Session
+  // One write at a time per session: read, compare, write must not interleave.
+  const lock = yield* Semaphore.make(1)
+  const fileIn = (dir: string) => nodePath.join(dir, `${session.id}.json`)
+  const expectedFile = fileIn(nodePath.join(workspace.stateDir, "todos"))
+
+  const readPrevious = Effect.fnUntraced(function*(file: string) {
+    const text = yield* readTextIfExists(file).pipe(
+      Effect.catch((error) => Effect.as(Effect.logWarning(`todo_write: cannot read ${file}: ${describeFsError(error)}`), undefined))
+    )
+    if (text === undefined) return []
+    const decoded = yield* Effect.result(decodeFile(text))
+    if (decoded._tag === "Failure") {
+      yield* Effect.logWarning(`todo_write: ${file} is not a valid todo list; treating the previous list as empty`)
+      return []
+    }
+    return decoded.success.todos
+  })
+
+  const write = Effect.fnUntraced(function*(todos: ReadonlyArray<TodoItem>, hooks: ToolEventHooks | undefined) {
+    const changes = detectTodoChanges(yield* readPrevious(expectedFile), todos)
+    const events = eventsOf(changes, todos)
+    const data = {
+      todos,
+      created: changes.created.map((t) => t.id),
+      completed: changes.completed.map((c) => c.todo.id)
+    }
+    if (hooks !== undefined) {
+      const createBlock = yield* firstBlock(hooks, events.created)
+      const completeBlock = createBlock === undefined ? yield* firstBlock(hooks, events.completed) : undefined
+      const reason = createBlock ?? completeBlock
+      if (reason !== undefined) {
+        const kind = createBlock !== undefined ? "creation" : "completion"
+        const text = todoBlockedText(kind, reason)
+        return textResult<TodoWriteData>(text, {
+          display: text.slice(0, text.indexOf("\n")),
+          data: { ...data, blocked: { event: kind === "creation" ? "TodoCreated" : "TodoCompleted", reason } }
+        })
+      }
+    }
+    const dir = yield* workspace.ensureStateSubdir("todos").pipe(
+      Effect.mapError((error) => restateWriteFailure(error, todoFailedText(error.message), `Error writing todos: ${error.message}`))
+    )
+    yield* writeFileAtomic(fileIn(dir), JSON.stringify({ todos, sessionId: session.id }, null, 2)).pipe(
+      Effect.mapError((error) => {
+        const why = describeFsError(error)
+        return writeFailure(error, todoFailedText(why), `Error writing todos: ${why}`)
+      })
+    )
+    if (hooks !== undefined) {
+      yield* Effect.forEach([...events.created, ...events.completed], hooks.committed, { discard: true })
+    }
+    return textResult<TodoWriteData>(todosWrittenText(todos), { display: { _tag: "TodoList", todos }, data })
+  })
+
+  return defineTool({
+    name: "todo_write",
+    displayName: "TodoList",
+    description: DESCRIPTION,
+    kind: Kind.Think,
+    params: TodoWriteParams,
+    invoke: (params) =>
+      Effect.gen(function*() {
+        const exists = yield* statIfExists(expectedFile).pipe(
+          Effect.map((s) => s !== undefined),
+          Effect.catch(() => Effect.succeed(false))
+        )
+        return {
+          description: exists ? "Update todos" : "Create todos",
+          defaultPermission: Effect.succeed("allow" as const),
+          execute: ({ hooks }) => lock.withPermits(1)(write(params.todos, hooks))
+        }
+      })
+  })
+})

@@ -1,0 +1,209 @@
+/**
+ * The `glob` engine (reference §11.2): fast-glob with dot files, no symlink traversal,
+ * case-insensitive matching, `.gitignore` / `.toolwrightignore` pruning during the walk, the
+ * 1,000-entry collection cap, and the 24-hour recency sort.
+ *
+ * @since 0.1.0
+ */
+import type { Dirent } from "node:fs"
+import * as fsSync from "node:fs"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import type { Readable } from "node:stream"
+import { Clock, Effect } from "effect"
+import fg from "fast-glob"
+import { GlobExecutionError, InvalidToolParams, SearchPathNotADirectory, SearchPathNotFound } from "../tool/errors.js"
+import { MAX_FILE_COUNT, MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
+import { type IgnoreOptions, type IgnoreTree, isWithin, makeIgnoreTree } from "./ignore/tree.js"
+
+/** A glob search over one or more directories. @category models */
+export interface GlobRequest {
+  /** fast-glob / micromatch pattern (`**\/*.ts`, `src/*.{js,ts}`); a literal existing path is matched literally. */
+  readonly pattern: string
+  /** Absolute directories to search (duplicates across them are reported once). */
+  readonly roots: ReadonlyArray<string>
+  readonly ignore: IgnoreOptions
+}
+
+/** A matching file. @category models */
+export interface GlobEntry {
+  readonly path: string
+  readonly mtimeMs: number
+}
+
+/** The matching files, recency-sorted. @category models */
+export interface GlobResult {
+  readonly entries: ReadonlyArray<GlobEntry>
+  /** True when the walk stopped at `MAX_GLOB_COLLECTED_ENTRIES`. */
+  readonly hitCollectionLimit: boolean
+}
+
+/** The model-facing message for an empty pattern, or undefined. @category validation */
+export const validateGlobPattern = (pattern: string): string | undefined =>
+  pattern.trim() === "" ? "The 'pattern' parameter cannot be empty." : undefined
+
+/** Recent files (modified less than `thresholdMs` ago) first, newest first; then the rest by path. @category ordering */
+export const sortFileEntries = <A extends { readonly path: string; readonly mtimeMs?: number | undefined }>(
+  entries: ReadonlyArray<A>,
+  nowMs: number,
+  thresholdMs: number
+): Array<A> =>
+  [...entries].sort((a, b) => {
+    const mtimeA = a.mtimeMs ?? 0
+    const mtimeB = b.mtimeMs ?? 0
+    const aRecent = nowMs - mtimeA < thresholdMs
+    const bRecent = nowMs - mtimeB < thresholdMs
+    if (aRecent && bRecent) return mtimeB - mtimeA
+    if (aRecent) return -1
+    if (bRecent) return 1
+    return a.path.localeCompare(b.path)
+  })
+
+type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: Array<Dirent>) => void
+
+/** A `readdir` for fast-glob that drops ignored entries, so ignored directories are never entered. */
+const prunedReaddir = (tree: IgnoreTree) =>
+  (dir: string, options: unknown, callback?: ReaddirCallback): void => {
+    const done = (typeof options === "function" ? options : callback) as ReaddirCallback
+    fsSync.readdir(dir, { withFileTypes: true }, (error, entries) => {
+      if (error !== null) return done(error, [])
+      tree.stateOf(dir, new Set(entries.map((e) => e.name))).then(
+        (state) => done(null, entries.filter((e) => tree.classify(state, e.name, e.isDirectory()) === undefined)),
+        (e: NodeJS.ErrnoException) => done(e, [])
+      )
+    })
+  }
+
+/** True when a fast-glob entry is a file (a symlink counts when it points at one). */
+const isFileEntry = (entry: fg.Entry): boolean => {
+  if (entry.dirent.isFile()) return true
+  if (!entry.dirent.isSymbolicLink()) return false
+  return fsSync.statSync(entry.path, { throwIfNoEntry: false })?.isFile() === true
+}
+
+/** Collects up to `limit` matching files under one root (`hitLimit` when more exist). */
+const globInRoot = Effect.fn("glob.root")(function*(root: string, pattern: string, ignore: IgnoreOptions, limit: number) {
+  const tree = yield* Effect.promise(() => makeIgnoreTree(root, ignore))
+  if (tree.rootHidden) return { paths: [] as Array<string>, hitLimit: false }
+  const literal = yield* Effect.promise(() => fs.access(path.join(root, pattern)).then(() => true, () => false))
+  const effective = literal ? fg.escapePath(pattern) : pattern
+  const collected = yield* Effect.callback<{ paths: Array<string>; hitLimit: boolean }, GlobExecutionError>((resume) => {
+    const stream = fg.stream(effective, {
+      cwd: root, absolute: true, dot: true, caseSensitiveMatch: false, followSymbolicLinks: false,
+      onlyFiles: false, objectMode: true, suppressErrors: true, fs: { readdir: prunedReaddir(tree) as never }
+    }) as Readable
+    const paths: Array<string> = []
+    let hitLimit = false
+    stream.on("data", (entry: fg.Entry) => {
+      if (hitLimit || !isFileEntry(entry)) return
+      if (paths.length >= limit) {
+        hitLimit = true
+        stream.destroy()
+        resume(Effect.succeed({ paths, hitLimit }))
+        return
+      }
+      paths.push(entry.path)
+    })
+    stream.on("error", (error: Error) => {
+      resume(Effect.fail(new GlobExecutionError({ message: `Error during glob search operation: ${error.message}`, display: `Error: ${error.message}` })))
+    })
+    stream.on("end", () => resume(Effect.succeed({ paths, hitLimit })))
+    return Effect.sync(() => stream.destroy())
+  })
+  const visible = yield* Effect.forEach(collected.paths, (p) =>
+    Effect.promise(async () => !isWithin(p, root) || p === root || (await tree.reasonFor(path.relative(root, p).split(path.sep).join("/"), false)) === undefined),
+    { concurrency: 16 })
+  return { paths: collected.paths.filter((_, i) => visible[i]), hitLimit: collected.hitLimit }
+})
+
+const checkRoot = Effect.fn("glob.checkRoot")(function*(root: string) {
+  const stat = yield* Effect.promise(() => fs.stat(root).catch(() => undefined))
+  if (stat === undefined) return yield* new SearchPathNotFound({ message: `Path does not exist: ${root}` })
+  if (!stat.isDirectory()) return yield* new SearchPathNotADirectory({ message: `Path is not a directory: ${root}` })
+})
+
+const comparable = (p: string): string =>
+  process.platform === "win32" || process.platform === "darwin" ? p.toLowerCase() : p
+
+/** Finds the files matching a glob under every root, deduplicated and recency-sorted. @category searching */
+export const globSearch = Effect.fn("glob.search")(function*(request: GlobRequest) {
+  const invalid = validateGlobPattern(request.pattern)
+  if (invalid !== undefined) return yield* new InvalidToolParams({ message: invalid })
+  const seen = new Set<string>()
+  const paths: Array<string> = []
+  let hitCollectionLimit = false
+  for (const root of request.roots) {
+    yield* checkRoot(root)
+    const remaining = MAX_GLOB_COLLECTED_ENTRIES - paths.length
+    if (remaining <= 0) {
+      hitCollectionLimit = true
+      break
+    }
+    const found = yield* globInRoot(root, request.pattern, request.ignore, remaining)
+    hitCollectionLimit ||= found.hitLimit
+    for (const p of found.paths) {
+      if (seen.has(comparable(p))) continue
+      seen.add(comparable(p))
+      paths.push(p)
+    }
+  }
+  const stats = yield* Effect.forEach(paths, (p) => Effect.promise(() => fs.stat(p).catch(() => undefined)), { concurrency: 32 })
+  const entries = paths.flatMap((p, i): Array<GlobEntry> => {
+    const stat = stats[i]
+    return stat?.isFile() === true ? [{ path: p, mtimeMs: stat.mtimeMs }] : []
+  })
+  const now = yield* Clock.currentTimeMillis
+  const result: GlobResult = { entries: sortFileEntries(entries, now, RECENCY_THRESHOLD_MS), hitCollectionLimit }
+  return result
+})
+
+/** Where a glob ran, as the header names it. @category models */
+export type GlobLocation =
+  | { readonly _tag: "Path"; readonly path: string }
+  | { readonly _tag: "Workspace"; readonly directories: number }
+
+/** The text and metadata the glob tool returns. @category models */
+export interface GlobOutput {
+  readonly llmContent: string
+  readonly display: string
+  readonly resultFilePaths: ReadonlyArray<string>
+  readonly truncated: boolean
+}
+
+/** `within /abs` / `across N workspace directories` / `in the workspace directory`. @category formatting */
+export const describeGlobLocation = (location: GlobLocation): string =>
+  location._tag === "Path"
+    ? `within ${location.path}`
+    : location.directories > 1
+    ? `across ${location.directories} workspace directories`
+    : "in the workspace directory"
+
+/** Formats a glob result for the model (at most `MAX_FILE_COUNT` paths, with the reference trailers). @category formatting */
+export const formatGlobResult = (
+  result: GlobResult,
+  options: { readonly pattern: string; readonly location: GlobLocation; readonly maxLines?: number }
+): GlobOutput => {
+  const where = describeGlobLocation(options.location)
+  const total = result.entries.length
+  if (total === 0) {
+    return { llmContent: `No files found matching pattern "${options.pattern}" ${where}`, display: "No files found", resultFilePaths: [], truncated: false }
+  }
+  const fileLimit = Math.min(MAX_FILE_COUNT, options.maxLines ?? TRUNCATE_TOOL_OUTPUT_LINES)
+  const hit = result.hitCollectionLimit
+  const truncated = hit || total > fileLimit
+  const shown = (truncated ? result.entries.slice(0, fileLimit) : result.entries).map((e) => e.path)
+  let llmContent = `${hit ? "Found at least" : "Found"} ${total} file(s) matching "${options.pattern}" ${where}`
+  llmContent += `, sorted by modification time (newest first):\n---\n${shown.join("\n")}`
+  if (hit) {
+    llmContent += `\n---\n[Results truncated after scanning ${total} matching files. Narrow the pattern or path.]`
+  } else if (truncated) {
+    const omitted = total - fileLimit
+    llmContent += `\n---\n[${omitted} ${omitted === 1 ? "file" : "files"} truncated] ...`
+  }
+  return {
+    llmContent,
+    display: `${hit ? "Found at least" : "Found"} ${total} matching file(s)${truncated ? " (truncated)" : ""}`,
+    resultFilePaths: shown,
+    truncated
+  }
+}

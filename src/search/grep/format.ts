@@ -1,0 +1,102 @@
+/**
+ * The model-facing text of a grep search, in the reference's ripgrep shape:
+ *
+ * ```
+ * Found 3 matches for pattern "foo" in the workspace directory:
+ * ---
+ * src/a.ts:10:const foo = 1
+ * ```
+ *
+ * @since 0.1.0
+ */
+import { TRUNCATE_TOOL_OUTPUT_LINES, TRUNCATE_TOOL_OUTPUT_THRESHOLD } from "../constants.js"
+import type { GrepResult } from "./types.js"
+
+/** Where a search ran, as the header names it. @category models */
+export type SearchLocation =
+  | { readonly _tag: "Path"; readonly path: string }
+  | { readonly _tag: "Workspace"; readonly directories: number }
+
+/** The text and metadata a tool returns. @category models */
+export interface SearchOutput {
+  /** What the model reads. */
+  readonly llmContent: string
+  /** The short line people see. */
+  readonly display: string
+  /** Absolute paths of the files the model was shown. */
+  readonly resultFilePaths: ReadonlyArray<string>
+  /** True when lines or characters were cut. */
+  readonly truncated: boolean
+}
+
+/** Options of {@link formatGrepResult}. @category models */
+export interface GrepFormatOptions {
+  readonly pattern: string
+  readonly location: SearchLocation
+  readonly glob?: string
+  readonly limit?: number
+  /** Character budget of the listed lines (default `TRUNCATE_TOOL_OUTPUT_THRESHOLD`, 25,000). */
+  readonly maxChars?: number
+  /** Line budget (default `TRUNCATE_TOOL_OUTPUT_LINES`, 1,000). */
+  readonly maxLines?: number
+}
+
+/** `in path "x"` / `across N workspace directories` / `in the workspace directory`. @category formatting */
+export const describeGrepLocation = (location: SearchLocation): string =>
+  location._tag === "Path"
+    ? `in path "${location.path}"`
+    : location.directories > 1
+    ? `across ${location.directories} workspace directories`
+    : "in the workspace directory"
+
+/** Formats a grep result for the model (header, `path:line:text` lines, caps, trailer). @category formatting */
+export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions): SearchOutput => {
+  const where = describeGrepLocation(options.location)
+  const filter = options.glob ? ` (filter: "${options.glob}")` : ""
+  const total = result.totalMatches
+  if (total === 0) {
+    return {
+      llmContent: `No matches found for pattern "${options.pattern}" ${where}${filter}.`,
+      display: "No matches found",
+      resultFilePaths: [],
+      truncated: false
+    }
+  }
+  const term = total === 1 ? "match" : "matches"
+  const header = `Found ${total} ${term} for pattern "${options.pattern}" ${where}${filter}:\n---\n`
+  const lineLimit = Math.min(options.maxLines ?? TRUNCATE_TOOL_OUTPUT_LINES, options.limit ?? Infinity)
+  const charLimit = options.maxChars ?? TRUNCATE_TOOL_OUTPUT_THRESHOLD
+  const candidates = result.matches.slice(0, lineLimit)
+  const truncatedByLines = total > lineLimit
+  const parts: Array<string> = []
+  const shown: Array<string> = []
+  let used = 0
+  let included = 0
+  let truncatedByChars = false
+  for (const match of candidates) {
+    const line = `${match.path}:${match.line}:${match.text}`
+    const sep = included > 0 ? 1 : 0
+    shown.push(match.absolutePath)
+    if (used + line.length + sep <= charLimit) {
+      parts.push(line)
+      included++
+      used += line.length + sep
+    } else {
+      parts.push(`${line.slice(0, Math.max(charLimit - used - sep, 10))}...`)
+      truncatedByChars = true
+      break
+    }
+  }
+  const truncated = truncatedByLines || truncatedByChars || candidates.length < Math.min(total, lineLimit)
+  let llmContent = header + parts.join("\n")
+  if (truncated) {
+    const omitted = total - included
+    llmContent += `\n---\n[${omitted} ${omitted === 1 ? "line" : "lines"} truncated] ...`
+  }
+  return {
+    llmContent: llmContent.trim(),
+    display: `Found ${total} ${term}${truncated ? " (truncated)" : ""}`,
+    resultFilePaths: [...new Set(shown)],
+    truncated
+  }
+}

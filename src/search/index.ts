@@ -1,0 +1,51 @@
+/**
+ * The search engines behind `grep_search`, `glob` and `list_directory`.
+ *
+ * Inputs are plain objects with absolute paths already resolved inside the workspace; the tool
+ * layer wraps these functions. Grep has four interchangeable backends (ripgrep, git grep,
+ * system grep, JS) that return identical results; `selectGrepBackend` picks one at run time.
+ *
+ * @since 0.1.0
+ */
+export {
+  DEFAULT_EXCLUDED_NAMES,
+  GREP_MAX_OUTPUT_CHARS,
+  MAX_ENTRY_COUNT,
+  MAX_FILE_COUNT,
+  MAX_GLOB_COLLECTED_ENTRIES,
+  MAX_SEARCH_FILE_BYTES,
+  RECENCY_THRESHOLD_MS,
+  TOOLWRIGHT_IGNORE_FILE,
+  TRUNCATE_TOOL_OUTPUT_LINES,
+  TRUNCATE_TOOL_OUTPUT_THRESHOLD
+} from "./constants.js"
+export {
+  describeGlobLocation,
+  formatGlobResult,
+  type GlobEntry,
+  type GlobLocation,
+  type GlobOutput,
+  type GlobRequest,
+  type GlobResult,
+  globSearch,
+  sortFileEntries,
+  validateGlobPattern
+} from "./glob.js"
+export { makeGitGrepBackend } from "./grep/gitGrep.js"
+export { describeGrepLocation, formatGrepResult, type GrepFormatOptions, type SearchLocation, type SearchOutput } from "./grep/format.js"
+export { jsGrepBackend } from "./grep/js.js"
+export { makeRipgrepBackend } from "./grep/ripgrep.js"
+export { grepSearch } from "./grep/search.js"
+export { insideGitWorkTree, selectGrepBackend } from "./grep/select.js"
+export { type GrepDialect, makeSystemGrepBackend } from "./grep/systemGrep.js"
+export type { GrepBackend, GrepBackendName, GrepMatch, GrepRequest, GrepResult } from "./grep/types.js"
+export type { IgnoreOptions } from "./ignore/tree.js"
+export {
+  formatListDirectory,
+  type ListDirectoryRequest,
+  type ListDirectoryResult,
+  listDirectory,
+  type ListEntry,
+  matchesIgnoreGlob
+} from "./listDirectory.js"
+export { compileGrepPattern, type CompiledPattern, validateGrepPattern } from "./regex/compile.js"

@@ -1,0 +1,72 @@
+/**
+ * The shell room's settings, with the reference defaults. Read once when a session's shell
+ * services are built; override with `Effect.provideService(ShellConfig, …)` around the session
+ * layer, or with the environment (`TOOLWRIGHT_SHELL_PTY=0` turns the PTY off).
+ *
+ * @since 0.1.0
+ */
+import { Context } from "effect"
+import { DEFAULT_KILL_GRACE_MS } from "./processTree.js"
+import { DEFAULT_SCREEN_SIZE, type ScreenSize } from "./screen.js"
+
+/** Default foreground timeout (§9.4). @category constants */
+export const DEFAULT_TIMEOUT_MS = 120_000
+/** Largest timeout a call may ask for. @category constants */
+export const MAX_TIMEOUT_MS = 600_000
+/** Live output is sent at most this often. @category constants */
+export const OUTPUT_UPDATE_INTERVAL_MS = 1_000
+/** The shell tool's own output budget (§9.1). @category constants */
+export const SHELL_MAX_OUTPUT_CHARS = 30_000
+/** Preview size when the shell's output is truncated (§9.4 step 7). @category constants */
+export const SHELL_PREVIEW_CHARS = 4_000
+
+/** Every setting of the shell room. @category models */
+export interface ShellSettings {
+  /** `auto`: a PTY when node-pty loads, else pipes; `off`: always pipes. */
+  readonly pty: "auto" | "off"
+  /** The shell that runs `-c <command>`. */
+  readonly shell: string
+  /** Time between SIGTERM and SIGKILL on cancel, timeout and task_stop. */
+  readonly killGraceMs: number
+  /** Foreground timeout when a call gives none (0 disables). */
+  readonly defaultTimeoutMs: number
+  /** Plain-text characters of one command kept in memory before spilling to a file. */
+  readonly memoryChars: number
+  /** Largest captured output of one command (the spill file, or a background output file), in bytes. */
+  readonly maxCapturedBytes: number
+  /** Characters of head and tail kept in memory once output spilled. */
+  readonly spillHeadChars: number
+  readonly spillTailChars: number
+  /** Minimum time between live output updates. */
+  readonly liveIntervalMs: number
+  /** PTY size. */
+  readonly screen: ScreenSize
+  /** Extra environment of every command. */
+  readonly env: Readonly<Record<string, string>>
+  /** Finished background shells kept in the registry. */
+  readonly maxRetainedBackground: number
+}
+
+/** The defaults. @category constants */
+export const DEFAULT_SHELL_SETTINGS: ShellSettings = {
+  pty: "auto",
+  shell: "bash",
+  killGraceMs: DEFAULT_KILL_GRACE_MS,
+  defaultTimeoutMs: DEFAULT_TIMEOUT_MS,
+  memoryChars: 1024 * 1024,
+  maxCapturedBytes: 1024 * 1024 * 1024,
+  spillHeadChars: 64 * 1024,
+  spillTailChars: 64 * 1024,
+  liveIntervalMs: OUTPUT_UPDATE_INTERVAL_MS,
+  screen: DEFAULT_SCREEN_SIZE,
+  env: {},
+  maxRetainedBackground: 32
+}
+
+/** The settings in effect (defaults, with `TOOLWRIGHT_SHELL_PTY=0|off` honoured). @category references */
+export const ShellConfig = Context.Reference<ShellSettings>("toolwright/shell/ShellConfig", {
+  defaultValue: () => {
+    const pty = process.env["TOOLWRIGHT_SHELL_PTY"]
+    return pty === "0" || pty === "off" || pty === "false" ? { ...DEFAULT_SHELL_SETTINGS, pty: "off" } : DEFAULT_SHELL_SETTINGS
+  }
+})

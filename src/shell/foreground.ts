@@ -1,0 +1,145 @@
+/**
+ * A foreground `run_shell_command`: run through the {@link ProcessHost}, then turn the result into
+ * the reference's texts and error codes — exit 1 of `grep`/`rg`/`diff`/`test`/`[`/`[[` is not a
+ * failure, a timeout is `execution_timeout`, any other non-zero exit or a spawn error is
+ * `shell_execute_error` — with the output self-truncated at 30 000 chars (head and tail kept,
+ * the full text saved) like the reference does.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import { truncateAndPersist } from "../output/compose.js"
+import { OutputStore } from "../output/store.js"
+import { ExecutionTimeout, ShellExecuteError } from "../tool/errors.js"
+import { type Display, textResult, type ToolResult } from "../tool/result.js"
+import type { LiveOutput } from "../tool/tool.js"
+import { isShellExitError } from "./commands.js"
+import { SHELL_MAX_OUTPUT_CHARS, SHELL_PREVIEW_CHARS } from "./config.js"
+import type { Backend } from "./spawn.js"
+import { ProcessHost } from "./host.js"
+import {
+  formatShellResult,
+  longRunHint,
+  spilledResultText,
+  timeoutSummary,
+  timeoutText,
+  viewOf,
+  wantsLongRunHint
+} from "./result.js"
+
+/** The tool's name (also the prefix of saved outputs). @category constants */
+export const SHELL_TOOL_NAME = "run_shell_command"
+
+/** What a successful foreground call returns to programs. @category models */
+export interface ShellRunData {
+  readonly kind: "foreground"
+  readonly command: string
+  readonly directory: string
+  readonly exitCode: number | null
+  readonly signal: string | null
+  readonly pid: number | undefined
+  readonly backend: Backend
+  /** Why the PTY was not used, when it was not. */
+  readonly fallbackReason?: string | undefined
+  /** Raw bytes the command printed. */
+  readonly outputBytes: number
+  /** Where the whole output is, when the model got only part of it. */
+  readonly outputFile?: string | undefined
+  readonly elapsedMs: number
+}
+
+/** What a foreground run needs. @category models */
+export interface ForegroundRequest {
+  readonly command: string
+  /** The absolute working directory. */
+  readonly cwd: string
+  /** As given by the model (the result's `Directory:` line). */
+  readonly directoryParam: string | undefined
+  readonly timeoutMs: number
+  readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+}
+
+const selfTruncate = (text: string) =>
+  truncateAndPersist(SHELL_TOOL_NAME, text, { chars: SHELL_MAX_OUTPUT_CHARS, lines: Infinity, keep: "both", previewChars: SHELL_PREVIEW_CHARS })
+
+/**
+ * Runs a foreground command and builds its result or error.
+ *
+ * @category execution
+ */
+export const runForeground = Effect.fnUntraced(function*(request: ForegroundRequest) {
+  const host = yield* ProcessHost
+  const store = yield* OutputStore
+  const result = yield* host.run({
+    command: request.command,
+    cwd: request.cwd,
+    timeoutMs: request.timeoutMs,
+    spillDir: store.dir,
+    onOutput: request.onOutput
+  })
+  const view = viewOf(result.output)
+  const plain = view.kind === "spilled" ? `${view.head}\n…\n${view.tail}` : view.text
+
+  let display: Display = result.ansi !== undefined && result.ansi !== "" ? { _tag: "AnsiOutput", ansi: result.ansi } : plain
+  if (plain.trim() === "") {
+    display = result.timedOut
+      ? timeoutSummary(request.timeoutMs)
+      : result.error !== undefined
+      ? `Command failed: ${result.error}`
+      : result.signal !== null
+      ? `Command terminated by signal: ${result.signal}`
+      : `Command exited with code: ${result.exitCode}`
+  }
+
+  let outputFile: string | undefined = view.kind === "spilled" ? view.path : undefined
+  const finalText = Effect.fnUntraced(function*(text: string) {
+    if (view.kind === "spilled") return text
+    const out = yield* selfTruncate(text)
+    if (out.persisted) outputFile = out.persisted.path
+    return out.content
+  })
+
+  if (result.timedOut) {
+    const message = view.kind === "spilled"
+      ? spilledResultText(view, (o) => timeoutText(request.timeoutMs, o))
+      : timeoutText(request.timeoutMs, plain)
+    return yield* new ExecutionTimeout({
+      message: yield* finalText(message),
+      display: typeof display === "string" && display !== plain ? display : `${timeoutSummary(request.timeoutMs)}\n${plain}`
+    })
+  }
+
+  const lines = (output: string) =>
+    formatShellResult({
+      command: request.command,
+      directory: request.directoryParam,
+      output,
+      error: result.error,
+      exitCode: result.exitCode,
+      signal: result.signal,
+      pgid: result.pid
+    })
+  let text = view.kind === "spilled" ? spilledResultText(view, lines) : lines(plain)
+  if (wantsLongRunHint({ elapsedMs: result.elapsedMs, timeoutMs: request.timeoutMs, timedOut: false, signal: result.signal })) {
+    text += `\n\n${longRunHint(result.elapsedMs)}`
+  }
+  const llm = yield* finalText(text)
+
+  if (result.error !== undefined || result.signal !== null || isShellExitError(request.command, result.exitCode)) {
+    return yield* new ShellExecuteError({ message: llm, display: typeof display === "string" ? display : plain || `Command exited with code: ${result.exitCode}` })
+  }
+  const data: ShellRunData = {
+    kind: "foreground",
+    command: request.command,
+    directory: request.cwd,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    pid: result.pid,
+    backend: result.backend,
+    ...(result.fallbackReason !== undefined ? { fallbackReason: result.fallbackReason } : {}),
+    outputBytes: result.output.totalBytes,
+    ...(outputFile !== undefined ? { outputFile } : {}),
+    elapsedMs: result.elapsedMs
+  }
+  return textResult(llm, { display, data }) as ToolResult<ShellRunData>
+})

@@ -1,0 +1,281 @@
+/**
+ * `ProcessHost`: where a session's commands run. A foreground command gets a PTY (node-pty, its
+ * screen rendered by `@xterm/headless`) or, when node-pty cannot load or is turned off, pipes;
+ * its output is captured with bounded memory, streamed to the caller at most once per interval,
+ * and its whole process tree is killed on timeout or interruption. Background commands always
+ * use pipes (stdin stays open for `send_message`).
+ *
+ * Every process carries the session's tag in its environment; when the session's scope closes,
+ * every tagged process still alive is killed (on Linux, re-parented daemons included).
+ *
+ * @since 0.1.0
+ */
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { Context, Duration, Effect, Fiber, Layer, Option, Ref, type Scope } from "effect"
+import { Session } from "../session/session.js"
+import type { LiveOutput } from "../tool/tool.js"
+import { type CaptureLimits, type CapturedOutput, OutputCapture } from "./capture.js"
+import { ShellConfig, type ShellSettings } from "./config.js"
+import { findTaggedPids, killProcessTree, PROCESS_TAG_VARIABLE, signalPids } from "./processTree.js"
+import { Screen } from "./screen.js"
+import { type Backend, type ExitInfo, loadNodePty, spawnPiped, spawnPty, type Spawned } from "./spawn.js"
+
+/** The backend foreground commands use, and why it is not the PTY when it is not. @category models */
+export interface BackendInfo {
+  readonly backend: Backend
+  readonly reason?: string | undefined
+}
+
+/** A foreground command to run. @category models */
+export interface RunRequest {
+  readonly command: string
+  readonly cwd: string
+  /** Milliseconds; 0 or less means no timeout. */
+  readonly timeoutMs: number
+  /** Directory for the spill file of a large output (created 0700 when needed). */
+  readonly spillDir: string
+  /** Live output, at most once per `liveIntervalMs` (ANSI for a PTY, plain text otherwise). */
+  readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+}
+
+/** How a foreground command ended. @category models */
+export interface RunResult extends ExitInfo {
+  readonly backend: Backend
+  /** Why the PTY was not used, when it was not. */
+  readonly fallbackReason?: string | undefined
+  readonly pid: number | undefined
+  readonly timedOut: boolean
+  readonly output: CapturedOutput
+  /** The PTY screen as ANSI text (PTY only). */
+  readonly ansi?: string | undefined
+  readonly elapsedMs: number
+}
+
+/** A background process as the registry holds it. @category models */
+export interface StartedProcess extends Spawned {
+  /** The environment tag of this process tree. */
+  readonly tag: string
+}
+
+/** A background command to start. @category models */
+export interface StartRequest {
+  readonly command: string
+  readonly cwd: string
+  readonly onData: (chunk: Buffer) => void
+}
+
+/** The live message while binary output streams. @category constants */
+export const BINARY_DETECTED_MESSAGE = "[Binary output detected. Halting stream...]"
+
+/** Human-readable byte size (`1.5 MB`). @category formatting */
+export const formatBytes = (bytes: number): string => {
+  if (bytes < 1024) return `${bytes} B`
+  const units = ["KB", "MB", "GB", "TB"]
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${value.toFixed(value >= 10 ? 0 : 1)} ${units[unit]}`
+}
+
+/** Types of the {@link ProcessHost} service. @category models */
+export declare namespace ProcessHost {
+  /** The service shape. */
+  export interface Service {
+    readonly settings: ShellSettings
+    /** The session's process tag (every process carries it, suffixed per run). */
+    readonly sessionTag: string
+    /** Which backend foreground commands get (probed once). */
+    readonly backend: Effect.Effect<BackendInfo>
+    /** Runs a foreground command to its end, timeout or interruption (which kills its tree). */
+    readonly run: (request: RunRequest) => Effect.Effect<RunResult>
+    /** Starts a background command on pipes with stdin open. */
+    readonly start: (request: StartRequest) => Effect.Effect<StartedProcess>
+    /** Kills a process tree (group, descendants, tagged processes). */
+    readonly kill: (pid: number | undefined, tag: string) => Effect.Effect<void>
+  }
+}
+
+/** Where the session's commands run. @category services */
+export class ProcessHost extends Context.Service<ProcessHost, ProcessHost.Service>()("toolwright/shell/ProcessHost") {
+  /** The host of one session; its scope's end kills every process the session started. */
+  static readonly layer: Layer.Layer<ProcessHost, never, Session> = Layer.effect(ProcessHost, Effect.suspend(() => make))
+}
+
+const spillPathIn = (dir: string) => () => {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  return path.join(dir, `run_shell_command_${randomBytes(8).toString("hex")}.output`)
+}
+
+/** Builds the host for the current session. @category constructors */
+export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Scope> = Effect.gen(function*() {
+  const session = yield* Session
+  const settings = yield* ShellConfig
+  const sessionTag = `tw${session.id}`
+  const runs = yield* Ref.make(0)
+  const nodePty = yield* Effect.cached(loadNodePty.pipe(Effect.option))
+  const ptyFailure = yield* Ref.make<string | undefined>(undefined)
+
+  const backend: Effect.Effect<BackendInfo> = Effect.gen(function*() {
+    if (settings.pty === "off") return { backend: "child_process", reason: "the PTY is turned off (pty: \"off\")" } as const
+    const loaded = yield* Effect.exit(loadNodePty)
+    if (loaded._tag === "Failure") {
+      const reason = loaded.cause.reasons.map((r) => (r._tag === "Fail" ? r.error.message : String(r))).join("; ")
+      return { backend: "child_process", reason } as const
+    }
+    const failed = yield* Ref.get(ptyFailure)
+    return failed ? { backend: "child_process", reason: failed } as const : { backend: "pty" } as const
+  })
+
+  const envFor = (tag: string): Record<string, string> => {
+    const env: Record<string, string> = {}
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
+    return {
+      ...env,
+      ...settings.env,
+      TERM: "xterm-256color",
+      PAGER: "cat",
+      GIT_PAGER: "cat",
+      TOOLWRIGHT: "1",
+      TOOLWRIGHT_SESSION_ID: session.id,
+      [PROCESS_TAG_VARIABLE]: tag
+    }
+  }
+
+  const nextTag = Ref.modify(runs, (n): [string, number] => [`${sessionTag}.${n + 1}`, n + 1])
+
+  const kill = (pid: number | undefined, tag: string) =>
+    killProcessTree(pid ?? 0, { graceMs: settings.killGraceMs, tag }).pipe(Effect.asVoid)
+
+  const limits: CaptureLimits = {
+    memoryChars: settings.memoryChars,
+    maxCapturedBytes: settings.maxCapturedBytes,
+    headChars: settings.spillHeadChars,
+    tailChars: settings.spillTailChars
+  }
+
+  const run = Effect.fn("ProcessHost.run")(function*(request: RunRequest) {
+    const tag = yield* nextTag
+    const info = yield* backend
+    const capture = new OutputCapture(limits, spillPathIn(request.spillDir))
+    const screenDecoder = new TextDecoder("utf-8")
+    let screen: Screen | undefined
+    let dirty = false
+    const onData = (chunk: Buffer) => {
+      capture.push(chunk)
+      if (screen && !capture.binary) screen.push(screenDecoder.decode(chunk, { stream: true }))
+      dirty = true
+    }
+    const spec = {
+      shell: settings.shell,
+      command: request.command,
+      cwd: request.cwd,
+      env: envFor(tag),
+      onData,
+      cols: settings.screen.cols,
+      rows: settings.screen.rows
+    }
+    const started = Date.now()
+    let fallbackReason = info.reason
+    let finished: CapturedOutput | undefined
+    const finish = () => (finished ??= capture.finish())
+
+    return yield* Effect.scoped(Effect.gen(function*() {
+      const proc = yield* Effect.acquireRelease(
+        Effect.gen(function*() {
+          if (info.backend === "pty") {
+            const pty = yield* nodePty
+            if (Option.isSome(pty)) {
+              screen = new Screen(settings.screen)
+              const spawned = yield* Effect.result(spawnPty(pty.value, spec))
+              if (spawned._tag === "Success") return spawned.success
+              screen = undefined
+              fallbackReason = spawned.failure.message
+              yield* Ref.set(ptyFailure, spawned.failure.message)
+            }
+          }
+          return yield* spawnPiped(spec)
+        }),
+        (proc) =>
+          Effect.gen(function*() {
+            if (!proc.hasExited()) yield* kill(proc.pid, tag)
+            finish()
+            screen?.dispose()
+          })
+      )
+
+      const snapshot: Effect.Effect<LiveOutput> = Effect.suspend(() => {
+        if (capture.binary) {
+          return Effect.succeed(
+            capture.totalBytes > 0 ? `[Receiving binary output... ${formatBytes(capture.totalBytes)} received]` : BINARY_DETECTED_MESSAGE
+          )
+        }
+        return screen ? Effect.map(screen.render, (ansi): LiveOutput => ({ _tag: "AnsiOutput", ansi })) : Effect.succeed(capture.liveTail(16 * 1024))
+      })
+      const emit = Effect.gen(function*() {
+        if (!request.onOutput || !dirty) return
+        dirty = false
+        yield* request.onOutput(yield* snapshot)
+      })
+      const live = request.onOutput
+        ? yield* emit.pipe(Effect.delay(Duration.millis(settings.liveIntervalMs)), Effect.forever, Effect.forkScoped)
+        : undefined
+
+      const waited = request.timeoutMs > 0
+        ? yield* Effect.timeoutOption(proc.exited, Duration.millis(request.timeoutMs))
+        : Option.some(yield* proc.exited)
+      let exit: ExitInfo
+      let timedOut = false
+      if (Option.isSome(waited)) exit = waited.value
+      else {
+        timedOut = true
+        yield* kill(proc.pid, tag)
+        exit = Option.getOrElse(yield* Effect.timeoutOption(proc.exited, Duration.seconds(3)), () => ({ exitCode: null, signal: "SIGKILL" as const }))
+      }
+      if (live) yield* Fiber.interrupt(live)
+      yield* emit // the trailing update
+      const output = finish()
+      const ansi = screen && output.kind === "text" ? yield* screen.render : undefined
+      return {
+        ...exit,
+        backend: proc.backend,
+        ...(proc.backend === "child_process" && fallbackReason ? { fallbackReason } : {}),
+        pid: proc.pid,
+        timedOut,
+        output,
+        ...(ansi !== undefined ? { ansi } : {}),
+        elapsedMs: Date.now() - started
+      } satisfies RunResult
+    }))
+  })
+
+  const start = Effect.fn("ProcessHost.start")(function*(request: StartRequest) {
+    const tag = yield* nextTag
+    const spawned = yield* spawnPiped({
+      shell: settings.shell,
+      command: request.command,
+      cwd: request.cwd,
+      env: envFor(tag),
+      onData: request.onData,
+      stdin: "pipe"
+    })
+    return { ...spawned, tag } satisfies StartedProcess
+  })
+
+  // The session's end: every tagged process still alive dies (SIGTERM, grace, SIGKILL).
+  yield* Effect.addFinalizer(() =>
+    Effect.gen(function*() {
+      const alive = findTaggedPids(sessionTag, { prefix: true })
+      if (alive.length === 0) return
+      signalPids(alive, "SIGTERM")
+      yield* Effect.sleep(Duration.millis(settings.killGraceMs))
+      signalPids(findTaggedPids(sessionTag, { prefix: true }), "SIGKILL")
+    })
+  )
+
+  return ProcessHost.of({ settings, sessionTag, backend, run, start, kill })
+})

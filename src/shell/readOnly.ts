@@ -1,0 +1,235 @@
+/**
+ * The read-only proof behind the shell tool's default `allow`: a command line is read-only when
+ * it parses, substitutes no commands, opens no subshell, and every simple command in it (each
+ * stage of every pipeline and list, wrappers peeled) is a known read-only program used in a
+ * read-only way, with output redirected only to `/dev/null` or another descriptor.
+ *
+ * The list is deliberately short; see `docs/tools-shell.md`. Anything not proven is `ask`.
+ *
+ * @since 0.1.0
+ */
+import { expand, type Invocation, programName } from "./commands.js"
+import type { Redirect, Word } from "./syntax.js"
+
+type ArgsCheck = (args: ReadonlyArray<Word>) => boolean
+
+const anyArg = (args: ReadonlyArray<Word>, test: (text: string) => boolean) => args.some((w) => test(w.text))
+const always: ArgsCheck = () => true
+const withoutOptions = (...banned: ReadonlyArray<string>): ArgsCheck => (args) =>
+  !anyArg(args, (t) => banned.some((b) => t === b || (b.startsWith("--") && t.startsWith(`${b}=`)) || (!b.startsWith("--") && t.startsWith(b) && t.length > b.length && !t.startsWith("--"))))
+
+/** `sed` scripts: no in-place flag, and no `w`/`W`/`e` commands or `w`/`e` substitution flags. */
+const sedReadOnly: ArgsCheck = (args) => {
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text
+    if (t === "-i" || t.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(t) && !t.startsWith("--")) return false
+    if (t === "-f" || t === "--file") return false // a script we cannot see
+  }
+  const scripts: Array<string> = []
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text
+    if (t === "-e" || t === "--expression") scripts.push(args[++i]?.text ?? "")
+    else if (t.startsWith("--expression=")) scripts.push(t.slice(13))
+  }
+  if (scripts.length === 0) {
+    const first = args.find((w) => !w.text.startsWith("-"))
+    if (first) scripts.push(first.text)
+  }
+  return scripts.every(sedScriptReadOnly)
+}
+
+/** Scans a sed script for commands that write files or execute (`w`, `W`, `e`, `s///w`, `s///e`). */
+export const sedScriptReadOnly = (script: string): boolean => {
+  let i = 0
+  const s = script
+  const skipAddress = () => {
+    while (i < s.length && /[0-9,$~!+ \t]/.test(s[i]!)) i++
+    if (s[i] === "/" || s[i] === "\\") {
+      const delim = s[i] === "\\" ? s[++i] : "/"
+      i++
+      while (i < s.length && s[i] !== delim) i += s[i] === "\\" ? 2 : 1
+      i++
+      skipAddress()
+    }
+  }
+  while (i < s.length) {
+    skipAddress()
+    const c = s[i]
+    if (c === undefined) break
+    if (c === "w" || c === "W" || c === "e") return false
+    if (c === "s" || c === "y") {
+      const delim = s[i + 1]
+      if (delim === undefined) return false
+      i += 2
+      for (let part = 0; part < 2; part++) {
+        while (i < s.length && s[i] !== delim) i += s[i] === "\\" ? 2 : 1
+        i++
+      }
+      if (c === "s") {
+        const flags = /^[^;\n}]*/.exec(s.slice(i))![0]
+        if (/[we]/.test(flags)) return false
+        i += flags.length
+      }
+    } else if ("aic".includes(c) || c === "r" || c === "R" || c === ":" || c === "b" || c === "t" || c === "T") {
+      // text / label / file-read commands run to the end of the line
+      const nl = s.indexOf("\n", i)
+      i = nl === -1 ? s.length : nl + 1
+    } else i++
+  }
+  return true
+}
+
+const FIND_BANNED = ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fls", "-fprint", "-fprint0", "-fprintf"]
+
+const GIT_BRANCH_LISTING = new Set(["-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--list", "-l", "--show-current", "--no-color", "--color", "--sort", "--format", "--column", "--no-column"])
+
+/** `git` subcommands that only read, with the options that would make them write. */
+const GIT_READ_ONLY: Record<string, ArgsCheck> = {
+  status: always,
+  diff: withoutOptions("--output", "--ext-diff"),
+  log: withoutOptions("--output", "--ext-diff"),
+  show: withoutOptions("--output", "--ext-diff"),
+  blame: always,
+  "cat-file": always,
+  grep: withoutOptions("--open-files-in-pager", "-O"),
+  "ls-files": always,
+  "ls-tree": always,
+  "rev-parse": always,
+  describe: always,
+  shortlog: always,
+  "merge-base": always,
+  "show-ref": always,
+  // listing only: no names, no -d/-D/-m/-M/-c/-C/--set-upstream…
+  branch: (args) => args.every((w) => GIT_BRANCH_LISTING.has(w.text.split("=")[0]!)),
+  tag: (args) => args.length === 0 || args.every((w) => ["-l", "--list", "-n"].includes(w.text)),
+  remote: (args) => args.length === 0 || (args.length === 1 && (args[0]!.text === "-v" || args[0]!.text === "--verbose")) || ["show", "get-url"].includes(args[0]?.text ?? ""),
+  stash: (args) => args[0]?.text === "list" || args[0]?.text === "show",
+  reflog: (args) => args.length === 0 || args[0]?.text === "show"
+}
+const GIT_GLOBAL_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace"])
+
+const gitReadOnly: ArgsCheck = (args) => {
+  let i = 0
+  while (i < args.length) {
+    const t = args[i]!.text
+    if (t === "-c" || t.startsWith("--config-env") || t.startsWith("--exec-path")) return false // can run programs
+    if (GIT_GLOBAL_VALUE.has(t)) i += 2
+    else if (t.startsWith("-")) i++
+    else break
+  }
+  const sub = args[i]?.text
+  const check = sub === undefined ? undefined : GIT_READ_ONLY[sub]
+  return check !== undefined && check(args.slice(i + 1))
+}
+
+/** `awk` programs without `system()`, output redirection or pipes. */
+const awkReadOnly: ArgsCheck = (args) => !anyArg(args, (t) => /system\s*\(|[>|]|\bgetline\b/.test(t)) && !anyArg(args, (t) => t === "-f" || t.startsWith("--file"))
+
+/**
+ * Programs that only read, with a check on their arguments. Documented in `docs/tools-shell.md`.
+ *
+ * @category constants
+ */
+export const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
+  awk: awkReadOnly,
+  basename: always,
+  cat: always,
+  cd: always,
+  cmp: always,
+  column: always,
+  cut: always,
+  date: withoutOptions("-s", "--set"),
+  df: always,
+  diff: withoutOptions("--output"),
+  dirname: always,
+  du: always,
+  echo: always,
+  false: always,
+  file: withoutOptions("-C", "--compile"),
+  find: (args) => !anyArg(args, (t) => FIND_BANNED.includes(t)),
+  git: gitReadOnly,
+  grep: always,
+  egrep: always,
+  fgrep: always,
+  head: always,
+  id: always,
+  less: always,
+  ls: always,
+  md5sum: always,
+  more: always,
+  nl: always,
+  printenv: always,
+  printf: always,
+  ps: always,
+  pwd: always,
+  readlink: always,
+  realpath: always,
+  rg: withoutOptions("--pre"),
+  ripgrep: withoutOptions("--pre"),
+  sed: sedReadOnly,
+  sha1sum: always,
+  sha256sum: always,
+  sort: withoutOptions("-o", "--output", "--compress-program"),
+  stat: always,
+  tac: always,
+  tail: always,
+  test: always,
+  tree: withoutOptions("-o"),
+  true: always,
+  type: always,
+  uname: always,
+  uniq: (args) => args.filter((w) => !w.text.startsWith("-")).length <= 1,
+  wc: always,
+  where: always,
+  which: always,
+  whoami: always,
+  "[": always,
+  "[[": always
+}
+
+/** Wrappers that do not change what the wrapped program may do. */
+const TRANSPARENT_WRAPPERS = new Set(["command", "builtin", "time", "nice", "nohup", "timeout", "stdbuf", "env", "xargs"])
+
+/** True for `/dev/null` targets and descriptor duplication (`2>&1`, `>&2`, `<&0`); input redirections always. */
+const safeRedirect = (r: Redirect): boolean => {
+  if (r.op === "<" || r.op === "<<<" || r.op === "<<" || r.op === "<<-") return true
+  const target = r.target
+  if (!target || target.expands || target.substitutions.length > 0) return false
+  if ((r.op === ">&" || r.op === "<&") && /^([0-9]+|-)$/.test(target.text)) return true
+  return target.text === "/dev/null" && r.op !== "<>"
+}
+
+const invocationReadOnly = (inv: Invocation): boolean => {
+  if (!inv.wrappers.every((w) => TRANSPARENT_WRAPPERS.has(w))) return false
+  const root = inv.argv[0]!
+  if (root.expands || root.substitutions.length > 0) return false
+  const check = READ_ONLY_PROGRAMS[programName(root.text)]
+  return check !== undefined && check(inv.argv.slice(1))
+}
+
+/**
+ * True when the parser proves the command read-only (see the module docs).
+ *
+ * @category predicates
+ */
+export const isReadOnlyCommand = (source: string): boolean => {
+  const expanded = expand(source)
+  if (expanded.unparsable || expanded.invocations.length === 0) return false
+  if (expanded.lines.some((l) => l.hasSubshell || l.substitutions.length > 0)) return false
+  // Assignment-only commands (`FOO=1`) and redirect-only commands (`> file`) are not invocations.
+  const commandCount = expanded.lines.reduce((n, l) => n + l.commands.length, 0)
+  const nested = expanded.lines.length - 1
+  if (expanded.invocations.length + nested < commandCount) return false
+  // Redirections of every command count, wrappers (`bash -c '…' > out`) included.
+  if (!expanded.lines.every((l) => l.commands.every((c) => c.redirects.every(safeRedirect)))) return false
+  return expanded.invocations.every(invocationReadOnly)
+}
+
+/** The roots of the sub-commands that are not proven read-only (for the confirmation). @category parsing */
+export const rootsNeedingApproval = (source: string): Array<string> => {
+  const expanded = expand(source)
+  const roots = expanded.invocations
+    .filter((inv) => !invocationReadOnly(inv) || !inv.command.redirects.every(safeRedirect))
+    .map((inv) => programName(inv.argv[0]!.text))
+  return Array.from(new Set(roots))
+}

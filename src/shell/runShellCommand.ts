@@ -1,0 +1,208 @@
+/**
+ * `run_shell_command` (reference §9): runs `bash -c <command>` in the workspace, in the foreground
+ * (PTY, timeout, live output, process-tree kill) or in the background (a registered process with
+ * output and status files). Validation follows the reference's order and messages; commands the
+ * parser proves read-only are allowed without asking and may run in parallel; a recognised
+ * `sed -i` substitution is simulated as an edit (see `sedEdit.ts`).
+ *
+ * @since 0.1.0
+ */
+import * as nodePath from "node:path"
+import { Effect, Option, Schema } from "effect"
+import { OutputStore } from "../output/store.js"
+import { FileReadCache } from "../session/readCache.js"
+import { Workspace } from "../session/workspace.js"
+import { defineTool, InvalidToolParams, Kind, textResult } from "../tool/index.js"
+import { BackgroundShells } from "./background.js"
+import {
+  endsWithBareAmpersand,
+  getCommandRoots,
+  hasCommandSubstitution,
+  stripTrailingAmpersand
+} from "./commands.js"
+import { MAX_TIMEOUT_MS } from "./config.js"
+import { runForeground, SHELL_TOOL_NAME } from "./foreground.js"
+import { ProcessHost } from "./host.js"
+import { launchMessage } from "./notification.js"
+import { isReadOnlyCommand, rootsNeedingApproval } from "./readOnly.js"
+import { detectSelfKillCommand, SELF_KILL_MESSAGE } from "./selfKill.js"
+import { blockedSleepMessage, detectBlockedSleep } from "./sleep.js"
+import { planSedEdit, type SedEditData, type SedEditError } from "./sedEdit.js"
+import { stat } from "../session/fsEffect.js"
+import type { BackgroundShell } from "./background.js"
+import type { ShellRunData } from "./foreground.js"
+import type { ExecutionTimeout, ShellExecuteError } from "../tool/errors.js"
+import type { InvocationSpec } from "../tool/tool.js"
+
+/** The warning shown when a command substitutes commands. @category constants */
+export const SUBSTITUTION_WARNING = "Contains command substitution ($(...), backticks, <(...), or >(...))."
+
+const DESCRIPTION = `Executes a bash command as \`bash -c <command>\` in the workspace and returns its output.
+
+Output comes back as:
+Command: <command>
+Directory: <directory or (root)>
+Output: <stdout and stderr, interleaved as a terminal shows them, colours removed>
+Error: <spawn error or (none)>
+Exit Code: <exit code or (none)>
+Signal: <signal or (none)>
+Process Group PGID: <pid or (none)>
+
+Usage notes:
+- Prefer the dedicated tools over shell commands: glob to find files, grep_search to search contents, read_file to read, edit and write_file to change files. Do not use find, grep, cat, head, tail, sed or echo for those jobs.
+- Quote paths that contain spaces. Chain dependent commands with \`&&\` (use \`;\` only when later commands should run regardless); do not separate commands with newlines.
+- Avoid \`cd\`: pass \`directory\` (an absolute path inside the workspace) instead, or use absolute paths.
+- Timeout: \`timeout\` in milliseconds, default 120000 (2 minutes), at most 600000 (10 minutes). On timeout or cancellation the command's whole process tree is stopped.
+- Long-running processes (dev servers, watchers, anything that does not exit by itself) must use \`is_background: true\`. You get an id (bg_…), an output file and a status file; read them to follow it, answer its prompts with send_message, stop it with task_stop. Do not end a command with \`&\`.
+- Do not \`sleep\` to wait: a leading \`sleep N\` (2 s or more) is refused unless it stands alone with a \`# intentional-sleep: <reason>\` comment.
+- The command leads its own process group (\`kill -- -PGID\` stops it and its children). Never run \`pkill node\`, \`killall node\` or similar: they would stop this tool server too; use task_stop or kill a specific PID.
+- Output over 30000 characters is cut to its beginning and end; the full output is saved to a file you can read with read_file.
+- Exit code 1 from grep, rg, diff, test, [ and [[ (also at the end of a pipeline) means "no match" / "false" and is not reported as an error.
+- An in-place \`sed -i 's/old/new/flags' file\` is applied as an edit (previewed as a diff; the file must have been read first).`
+
+const Params = Schema.Struct({
+  command: Schema.String.annotate({ description: "Exact bash command to execute as `bash -c <command>`" }),
+  is_background: Schema.optionalKey(
+    Schema.Boolean.annotate({
+      description:
+        "Run in the background (default false): for dev servers, watchers and other processes that keep running. Returns at once with an id, an output file and a status file."
+    })
+  ),
+  timeout: Schema.optionalKey(
+    Schema.Finite.annotate({ description: "Timeout in milliseconds for a foreground command (default 120000, max 600000)." })
+  ),
+  description: Schema.optionalKey(
+    Schema.String.annotate({ description: "Brief description of the command for the user (a few words)." })
+  ),
+  directory: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "Absolute path of an existing directory inside the workspace to run the command in (default: the project root)."
+    })
+  )
+})
+
+type Params = typeof Params.Type
+
+/** What a successful call returns to programs: a foreground run, a started background shell, or a sed edit. @category models */
+export type ShellData = ShellRunData | ({ readonly kind: "background" } & BackgroundShell) | SedEditData
+
+/** Every error a call can fail with once built. @category errors */
+export type ShellError = ExecutionTimeout | ShellExecuteError | SedEditError
+
+/** The checks that need no I/O, in the reference's order (§9.2 steps 1–6a). @category validation */
+export const validateShellParams = (p: Params): string | undefined => {
+  if (p.command.trim() === "") return "Command cannot be empty."
+  if (detectSelfKillCommand(p.command)) return SELF_KILL_MESSAGE
+  if (p.is_background === true && endsWithBareAmpersand(p.command)) {
+    return "Background shell commands must not end with a bare \"&\". Remove the trailing \"&\" and rely on is_background: true instead."
+  }
+  if (getCommandRoots(p.command).length === 0) return "Could not identify command root to obtain permission from user."
+  if (p.timeout !== undefined) {
+    if (!Number.isInteger(p.timeout)) return "Timeout must be an integer number of milliseconds."
+    if (p.timeout <= 0) return "Timeout must be a positive number."
+    if (p.timeout > MAX_TIMEOUT_MS) return `Timeout cannot exceed ${MAX_TIMEOUT_MS}ms (10 minutes).`
+  }
+  if (p.directory !== undefined && !nodePath.isAbsolute(p.directory)) return "Directory must be an absolute path."
+  return undefined
+}
+
+/** The one-line description (§9.1). @category formatting */
+export const describeShellCall = (p: Params): string => {
+  let out = p.command
+  if (p.directory !== undefined) out += ` [in ${p.directory}]`
+  if (p.is_background === true) out += " [background]"
+  else if (p.timeout !== undefined) out += ` [timeout: ${p.timeout}ms]`
+  if (p.description !== undefined && p.description.trim() !== "") out += ` (${p.description.replace(/[\r\n]+/g, " ")})`
+  return out
+}
+
+/**
+ * Builds the tool for the current session.
+ *
+ * @category constructors
+ */
+export const makeRunShellCommand = Effect.gen(function*() {
+  const workspace = yield* Workspace
+  const host = yield* ProcessHost
+  const background = yield* BackgroundShells
+  const store = yield* OutputStore
+  const cache = yield* FileReadCache
+  const services = Effect.provideService(ProcessHost, host)
+  const withStore = Effect.provideService(OutputStore, store)
+
+  const resolveDirectory = Effect.fnUntraced(function*(directory: string | undefined) {
+    if (directory === undefined) return workspace.primaryRoot
+    const outside = new InvalidToolParams({
+      message: `Directory '${directory}' is not within any of the registered workspace directories.`
+    })
+    const abs = yield* workspace.resolve(directory).pipe(Effect.mapError(() => outside))
+    const stats = yield* Effect.option(stat(abs))
+    if (Option.isNone(stats)) {
+      return yield* new InvalidToolParams({
+        message: `Directory '${directory}' does not exist. Pass an existing directory inside the workspace, or omit directory to run in the project root.`
+      })
+    }
+    if (!stats.value.isDirectory()) {
+      return yield* new InvalidToolParams({ message: `Directory '${directory}' is not a directory. Pass a directory, or omit directory to run in the project root.` })
+    }
+    return abs
+  })
+
+  return defineTool({
+    name: SHELL_TOOL_NAME,
+    displayName: "Shell",
+    description: DESCRIPTION,
+    kind: Kind.Execute,
+    params: Params,
+    maxOutputChars: 30_000,
+    truncateKeep: "both",
+    toAutoClassifierInput: (p) => p.command,
+    validate: validateShellParams,
+    invoke: (p) =>
+      Effect.gen(function*() {
+        const cwd = yield* resolveDirectory(p.directory)
+        const isBackground = p.is_background === true
+        if (!isBackground) {
+          const blocked = detectBlockedSleep(p.command)
+          if (blocked) return yield* new InvalidToolParams({ message: blockedSleepMessage(blocked) })
+        }
+        const description = describeShellCall(p)
+        const substitution = hasCommandSubstitution(p.command)
+        const readOnly = !substitution && isReadOnlyCommand(p.command)
+        const sed = isBackground ? undefined : yield* planSedEdit({ command: p.command, cwd, description, workspace, cache })
+        if (sed) return sed as InvocationSpec<ShellData, ShellError>
+        const roots = rootsNeedingApproval(p.command)
+        const spec: InvocationSpec<ShellData, ShellError> = {
+          description,
+          defaultPermission: Effect.succeed(readOnly ? "allow" as const : "ask" as const),
+          confirmation: Effect.succeed({
+            type: "exec" as const,
+            title: substitution ? `Confirm Shell Command (${SUBSTITUTION_WARNING})` : "Confirm Shell Command",
+            command: p.command,
+            rootCommand: (roots.length > 0 ? roots : getCommandRoots(p.command)).join(", ")
+          }),
+          concurrencySafe: readOnly && !isBackground,
+          execute: ({ onOutput }) => {
+            if (isBackground) {
+              return background.start({ command: stripTrailingAmpersand(p.command), cwd }).pipe(
+                Effect.map((shell) =>
+                  textResult(launchMessage(shell), {
+                    display: `Background shell ${shell.id} started${shell.pid !== undefined ? ` (pid ${shell.pid})` : ""}.`,
+                    data: { kind: "background" as const, ...shell }
+                  })
+                )
+              )
+            }
+            return runForeground({
+              command: p.command,
+              cwd,
+              directoryParam: p.directory,
+              timeoutMs: p.timeout ?? host.settings.defaultTimeoutMs,
+              onOutput
+            }).pipe(services, withStore)
+          }
+        }
+        return spec
+      })
+  })
+})

@@ -1,0 +1,157 @@
+/**
+ * The terminal screen of a PTY command, for people: the raw output (escape sequences and all) is
+ * kept in a bounded window, replayed into an `@xterm/headless` terminal when a view is needed,
+ * and the buffer is serialized back to ANSI (colours and styles, no cursor tricks). Replaying on
+ * demand keeps memory bounded however much the command prints; only the last window (256 KiB)
+ * shapes the screen.
+ *
+ * @since 0.1.0
+ */
+import { createRequire } from "node:module"
+import { Effect } from "effect"
+import type { IBufferCell, Terminal as XtermTerminal } from "@xterm/headless"
+
+/** Raw output kept for replay. @category constants */
+export const SCREEN_WINDOW_CHARS = 256 * 1024
+
+/** Terminal size and scrollback. @category models */
+export interface ScreenSize {
+  readonly cols: number
+  readonly rows: number
+  readonly scrollback: number
+}
+
+/** Default terminal size of PTY commands. @category constants */
+export const DEFAULT_SCREEN_SIZE: ScreenSize = { cols: 120, rows: 30, scrollback: 1000 }
+
+type TerminalConstructor = new (options: { cols: number; rows: number; scrollback: number; allowProposedApi: boolean }) => XtermTerminal
+
+const loadTerminal = (): TerminalConstructor => {
+  const require = createRequire(import.meta.url)
+  return (require("@xterm/headless") as { Terminal: TerminalConstructor }).Terminal
+}
+
+interface Style {
+  fg: string
+  bg: string
+  flags: string
+}
+
+const colorCode = (cell: IBufferCell, layer: "fg" | "bg"): string => {
+  const base = layer === "fg" ? 30 : 40
+  if (layer === "fg" ? cell.isFgDefault() : cell.isBgDefault()) return ""
+  const value = layer === "fg" ? cell.getFgColor() : cell.getBgColor()
+  if (layer === "fg" ? cell.isFgRGB() : cell.isBgRGB()) {
+    return `${base + 8};2;${(value >> 16) & 255};${(value >> 8) & 255};${value & 255}`
+  }
+  if (value < 8) return String(base + value)
+  if (value < 16) return String(base + 60 + value - 8)
+  return `${base + 8};5;${value}`
+}
+
+const styleOf = (cell: IBufferCell): Style => ({
+  fg: colorCode(cell, "fg"),
+  bg: colorCode(cell, "bg"),
+  flags: [
+    cell.isBold() ? "1" : "",
+    cell.isDim() ? "2" : "",
+    cell.isItalic() ? "3" : "",
+    cell.isUnderline() ? "4" : "",
+    cell.isInverse() ? "7" : "",
+    cell.isInvisible() ? "8" : "",
+    cell.isStrikethrough() ? "9" : ""
+  ].filter((f) => f !== "").join(";")
+})
+
+const sgr = (style: Style): string => {
+  const codes = [style.flags, style.fg, style.bg].filter((c) => c !== "")
+  return codes.length === 0 ? "" : `\x1b[${codes.join(";")}m`
+}
+
+const sameStyle = (a: Style, b: Style) => a.fg === b.fg && a.bg === b.bg && a.flags === b.flags
+
+/** Serializes the terminal buffer (scrollback and screen) to ANSI text; trailing blank lines dropped. */
+const serialize = (terminal: XtermTerminal): string => {
+  const buffer = terminal.buffer.active
+  const lines: Array<string> = []
+  let cell: IBufferCell | undefined
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y)
+    if (!line) continue
+    let out = ""
+    let current: Style = { fg: "", bg: "", flags: "" }
+    let pendingSpaces = ""
+    const width = line.translateToString(true).length === 0 ? 0 : line.length
+    for (let x = 0; x < width; x++) {
+      cell = line.getCell(x, cell)
+      if (!cell || cell.getWidth() === 0) continue
+      const style = styleOf(cell)
+      const chars = cell.getChars() || " "
+      if (chars === " " && style.bg === "" && !style.flags.includes("7")) {
+        pendingSpaces += " "
+        continue
+      }
+      if (!sameStyle(style, current)) {
+        out += (current.fg || current.bg || current.flags ? "\x1b[0m" : "") + pendingSpaces + sgr(style)
+        pendingSpaces = ""
+        current = style
+      }
+      out += pendingSpaces + chars
+      pendingSpaces = ""
+    }
+    if (current.fg || current.bg || current.flags) out += "\x1b[0m"
+    if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += out
+    else lines.push(out)
+  }
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop()
+  return lines.join("\n")
+}
+
+/**
+ * A PTY command's screen. `push` is cheap (it appends to the window); `render` replays the window
+ * into a fresh headless terminal and returns the ANSI text.
+ *
+ * @category screen
+ */
+export class Screen {
+  readonly #size: ScreenSize
+  #window = ""
+  #dropped = false
+  #terminal: XtermTerminal | undefined
+
+  constructor(size: ScreenSize = DEFAULT_SCREEN_SIZE) {
+    this.#size = size
+  }
+
+  /** Whether output older than the window was dropped from the replay. */
+  get truncated(): boolean {
+    return this.#dropped || this.#window.length > SCREEN_WINDOW_CHARS
+  }
+
+  /** Appends decoded terminal output. */
+  push(text: string): void {
+    this.#window += text
+    if (this.#window.length > SCREEN_WINDOW_CHARS * 2) {
+      this.#window = this.#window.slice(-SCREEN_WINDOW_CHARS)
+      this.#dropped = true
+    }
+  }
+
+  /** Replays the window and serializes the screen to ANSI. */
+  readonly render: Effect.Effect<string> = Effect.suspend(() => {
+    const data = this.#window.length > SCREEN_WINDOW_CHARS ? this.#window.slice(-SCREEN_WINDOW_CHARS) : this.#window
+    return Effect.callback<string>((resume) => {
+      this.#terminal?.dispose()
+      const Terminal = loadTerminal()
+      const terminal = new Terminal({ ...this.#size, allowProposedApi: true })
+      this.#terminal = terminal
+      terminal.write(data, () => resume(Effect.sync(() => serialize(terminal))))
+    })
+  })
+
+  /** Frees the terminal. */
+  dispose(): void {
+    this.#terminal?.dispose()
+    this.#terminal = undefined
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Starting a command under a PTY (node-pty) or on pipes (child_process), behind one handle. The
+ * command always leads its own process group (the PTY child is a session leader; the piped child
+ * is spawned detached), so the group can be signalled as a whole.
+ *
+ * node-pty is loaded lazily; when it cannot load (say, built for another Node ABI) the caller falls
+ * back to pipes and reports why.
+ *
+ * @since 0.1.0
+ */
+import { spawn as spawnChild } from "node:child_process"
+import * as fs from "node:fs"
+import { constants as osConstants } from "node:os"
+import { createRequire } from "node:module"
+import { Deferred, Effect, Schema } from "effect"
+import type * as NodePty from "node-pty"
+
+/** Which process backend ran a command. @category models */
+export type Backend = "pty" | "child_process"
+
+/** How a process ended. @category models */
+export interface ExitInfo {
+  readonly exitCode: number | null
+  readonly signal: NodeJS.Signals | null
+  /** Set when the process could not be started (or its pipes failed). */
+  readonly error?: string | undefined
+}
+
+/** What to start. @category models */
+export interface SpawnSpec {
+  readonly shell: string
+  readonly command: string
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string>>
+  /** Receives every output chunk (stdout and stderr interleaved; the PTY's single stream). */
+  readonly onData: (chunk: Buffer) => void
+  /** Pipes only: keep stdin open for writes (background shells). */
+  readonly stdin?: "ignore" | "pipe" | undefined
+  readonly cols?: number | undefined
+  readonly rows?: number | undefined
+}
+
+/** A started process. @category models */
+export interface Spawned {
+  readonly backend: Backend
+  /** Undefined when the spawn failed before a process existed. */
+  readonly pid: number | undefined
+  /** Completes once the process exited and its output was drained. */
+  readonly exited: Effect.Effect<ExitInfo>
+  /** Whether `exited` has completed. */
+  readonly hasExited: () => boolean
+  /** Writes to stdin (PTY input, or the stdin pipe). */
+  readonly write: (data: string) => Effect.Effect<void, StdinClosed>
+}
+
+/** Writing to a process's stdin failed: it is closed or the process is gone. @category errors */
+export class StdinClosed extends Schema.TaggedError<StdinClosed>()("StdinClosed", { message: Schema.String }) {}
+
+/** node-pty could not be started. @category errors */
+export class PtyUnavailable extends Schema.TaggedError<PtyUnavailable>()("PtyUnavailable", { message: Schema.String }) {}
+
+/** How long a piped process's output may keep flowing after it exited (grandchildren holding the pipe). @category constants */
+export const PIPE_DRAIN_MS = 250
+
+const signalName = (n: number | undefined): NodeJS.Signals | null => {
+  if (!n) return null
+  const entry = Object.entries(osConstants.signals).find(([, value]) => value === n)
+  return (entry?.[0] as NodeJS.Signals | undefined) ?? null
+}
+
+/** Quiet time after a PTY child is gone before its output counts as drained. @category constants */
+export const PTY_QUIET_MS = 20
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/** Opens the PTY's slave side (node-pty keeps its device path in `_pty`); undefined when it cannot. */
+const holdSlave = (term: NodePty.IPty): { fd: number | undefined } | undefined => {
+  const device = (term as unknown as { readonly _pty?: unknown })._pty
+  if (typeof device !== "string") return undefined
+  try {
+    return { fd: fs.openSync(device, fs.constants.O_RDWR | fs.constants.O_NOCTTY) }
+  } catch {
+    return undefined
+  }
+}
+
+const releaseSlave = (holder: { fd: number | undefined }) => {
+  if (holder.fd === undefined) return
+  try {
+    fs.closeSync(holder.fd)
+  } catch {
+    // already closed
+  }
+  holder.fd = undefined
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** Loads node-pty (its native module included); fails with the loader's message. @category constructors */
+export const loadNodePty: Effect.Effect<typeof NodePty, PtyUnavailable> = Effect.try({
+  try: () => createRequire(import.meta.url)("node-pty") as typeof NodePty,
+  catch: (error) => new PtyUnavailable({ message: `node-pty could not be loaded: ${messageOf(error)}` })
+})
+
+/**
+ * Starts the command on a PTY. Fails with {@link PtyUnavailable} when node-pty refuses to spawn.
+ *
+ * @category constructors
+ */
+export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Spawned, PtyUnavailable> =>
+  Effect.gen(function*() {
+    const done = yield* Deferred.make<ExitInfo>()
+    let exited = false
+    const term = yield* Effect.try({
+      try: () =>
+        pty.spawn(spec.shell, ["-c", spec.command], {
+          name: "xterm-256color",
+          cols: spec.cols ?? 120,
+          rows: spec.rows ?? 30,
+          cwd: spec.cwd,
+          env: spec.env,
+          encoding: null
+        }),
+      catch: (error) => new PtyUnavailable({ message: `node-pty could not start the command: ${messageOf(error)}` })
+    })
+    // Linux discards what is still queued on a PTY when its session leader exits, and a fast
+    // command may even be hung up: hold the slave open until the child is gone and its output has
+    // been drained, then let go so that the master sees the end.
+    const holder = holdSlave(term)
+    let lastData = Date.now()
+    term.onData((data) => {
+      lastData = Date.now()
+      spec.onData(data as unknown as Buffer)
+    })
+    if (holder !== undefined) {
+      const poll = setInterval(() => {
+        if (isRunning(term.pid) || Date.now() - lastData < PTY_QUIET_MS) return
+        clearInterval(poll)
+        releaseSlave(holder)
+      }, 10)
+      poll.unref()
+      term.onExit(() => {
+        clearInterval(poll)
+        releaseSlave(holder)
+      })
+    }
+    term.onExit(({ exitCode, signal }) => {
+      exited = true
+      Deferred.doneUnsafe(done, Effect.succeed({ exitCode: signal ? null : exitCode, signal: signalName(signal) }))
+    })
+    return {
+      backend: "pty" as const,
+      pid: term.pid,
+      exited: Deferred.await(done),
+      hasExited: () => exited,
+      write: (data: string) =>
+        exited
+          ? Effect.fail(new StdinClosed({ message: "the process has exited" }))
+          : Effect.try({ try: () => term.write(data), catch: (e) => new StdinClosed({ message: messageOf(e) }) })
+    } satisfies Spawned
+  })
+
+/**
+ * Starts the command on pipes, detached (its own process group). A spawn failure is reported
+ * through `exited` (with `error`), like the shell reports it.
+ *
+ * @category constructors
+ */
+export const spawnPiped = (spec: SpawnSpec): Effect.Effect<Spawned> =>
+  Effect.gen(function*() {
+    const done = yield* Deferred.make<ExitInfo>()
+    let exited = false
+    const finish = (info: ExitInfo) => {
+      if (exited) return
+      exited = true
+      Deferred.doneUnsafe(done, Effect.succeed(info))
+    }
+    const child = spawnChild(spec.shell, ["-c", spec.command], {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true,
+      stdio: [spec.stdin ?? "ignore", "pipe", "pipe"]
+    })
+    child.stdout?.on("data", spec.onData)
+    child.stderr?.on("data", spec.onData)
+    child.stdin?.on("error", () => undefined)
+    child.on("error", (error) => finish({ exitCode: null, signal: null, error: error.message }))
+    let closed = false
+    child.on("close", (code, sig) => {
+      closed = true
+      finish({ exitCode: code, signal: sig })
+    })
+    child.on("exit", (code, sig) => {
+      // Grandchildren may hold the pipes open: drain briefly, then stop reading.
+      setTimeout(() => {
+        if (closed) return
+        child.stdout?.destroy()
+        child.stderr?.destroy()
+        finish({ exitCode: code, signal: sig })
+      }, PIPE_DRAIN_MS).unref()
+    })
+    return {
+      backend: "child_process" as const,
+      pid: child.pid,
+      exited: Deferred.await(done),
+      hasExited: () => exited,
+      write: (data: string) =>
+        Effect.callback<void, StdinClosed>((resume) => {
+          const stdin = child.stdin
+          if (!stdin || stdin.destroyed || !stdin.writable || exited) {
+            resume(Effect.fail(new StdinClosed({ message: exited ? "the process has exited" : "its stdin is closed" })))
+            return
+          }
+          stdin.write(data, (error) =>
+            resume(error ? Effect.fail(new StdinClosed({ message: error.message })) : Effect.void))
+        })
+    } satisfies Spawned
+  })

@@ -1,0 +1,51 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import { Effect } from "effect"
+import type { CallSuccess } from "../../src/tool/outcome.js"
+import { call, codeOf, textOf, withSession } from "./helpers.js"
+
+const GIB = 1024 * 1024 * 1024
+
+describe("a 1 GiB output flood", () => {
+  // Pipes, not the PTY: a Linux PTY moves a flood at a few MB/s (1.5 GiB took 6 minutes here),
+  // while pipes do 1 GiB in seconds. The capture path (and its memory bound) is the same.
+  it.live("completes with bounded memory and persists the full output", () =>
+    withSession({ settings: { pty: "off" } }, () =>
+      Effect.gen(function*() {
+        globalThis.gc?.()
+        const baseline = process.memoryUsage().rss
+        let peak = baseline
+        const sampler = setInterval(() => {
+          peak = Math.max(peak, process.memoryUsage().rss)
+        }, 25)
+        const started = Date.now()
+        const r = yield* call("run_shell_command", { command: "yes | head -c 1G", timeout: 600_000 }).pipe(
+          Effect.ensuring(Effect.sync(() => clearInterval(sampler)))
+        )
+        const seconds = (Date.now() - started) / 1000
+        peak = Math.max(peak, process.memoryUsage().rss)
+        assert.strictEqual(codeOf(r), "Success", textOf(r).slice(0, 500))
+        const text = textOf(r)
+        const file = /The full output has been saved to: (\S+)/.exec(text)?.[1]
+        assert.isDefined(file)
+        try {
+          assert.strictEqual(fs.statSync(file!).size, GIB)
+          const head = Buffer.alloc(6)
+          const fd = fs.openSync(file!, "r")
+          fs.readSync(fd, head, 0, 6, 0)
+          const tail = Buffer.alloc(6)
+          fs.readSync(fd, tail, 0, 6, GIB - 6)
+          fs.closeSync(fd)
+          assert.strictEqual(head.toString(), "y\ny\ny\n")
+          assert.strictEqual(tail.toString(), "y\ny\ny\n")
+          assert.strictEqual(((r as CallSuccess).data as { outputBytes: number }).outputBytes, GIB)
+          assert.isBelow(text.length, 6_000)
+          const growthMiB = (peak - baseline) / 1024 / 1024
+          console.log(`1 GiB flood: ${seconds.toFixed(1)} s, RSS baseline ${(baseline / 1048576).toFixed(0)} MiB, peak ${(peak / 1048576).toFixed(0)} MiB (+${growthMiB.toFixed(0)} MiB)`)
+          // bounded: the 1 GiB never lives in memory (1 MiB text window, 64 KiB head and tail)
+          assert.isBelow(growthMiB, 256)
+        } finally {
+          fs.rmSync(file!, { force: true })
+        }
+      })), 300_000)
+})

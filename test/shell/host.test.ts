@@ -1,0 +1,111 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { Effect, Fiber } from "effect"
+import { ProcessHost } from "../../src/shell/host.js"
+import type { LiveOutput } from "../../src/tool/tool.js"
+import { hostLayer, makeDir, ptyLoads, readPids, survivors, TREE_PIDS, TREE_SCRIPT } from "./helpers.js"
+
+const run = (command: string, extra: { timeoutMs?: number; onOutput?: (c: LiveOutput) => Effect.Effect<void>; cwd?: string } = {}) =>
+  Effect.gen(function*() {
+    const host = yield* ProcessHost
+    const dir = makeDir()
+    return yield* host.run({ command, cwd: extra.cwd ?? dir, timeoutMs: extra.timeoutMs ?? 30_000, spillDir: path.join(dir, "spill"), onOutput: extra.onOutput })
+  })
+
+describe("ProcessHost: PTY path", () => {
+  it.live("runs under a PTY with a rendered ANSI screen when node-pty loads; otherwise reports the fallback", () =>
+    Effect.gen(function*() {
+      const host = yield* ProcessHost
+      const info = yield* host.backend
+      const result = yield* run("printf '\\033[31mred\\033[0m plain\\n'; if [ -t 1 ]; then echo tty; else echo notty; fi")
+      if (ptyLoads()) {
+        assert.strictEqual(info.backend, "pty")
+        assert.strictEqual(result.backend, "pty")
+        assert.strictEqual(result.output.kind === "text" ? result.output.text : "", "red plain\ntty\n")
+        assert.include(result.ansi ?? "", "\x1b[31mred\x1b[0m plain")
+        assert.isUndefined(result.fallbackReason)
+      } else {
+        assert.strictEqual(info.backend, "child_process")
+        assert.include(info.reason ?? "", "node-pty could not be loaded")
+        assert.strictEqual(result.backend, "child_process")
+        assert.include(result.fallbackReason ?? "", "node-pty")
+        assert.strictEqual(result.output.kind === "text" ? result.output.text : "", "red plain\nnotty\n")
+      }
+      assert.strictEqual(result.exitCode, 0)
+    }).pipe(Effect.provide(hostLayer())))
+})
+
+describe("ProcessHost: child-process fallback (forced)", () => {
+  const layer = hostLayer({ pty: "off" })
+
+  it.live("reports the fallback and why, and strips ANSI for the model", () =>
+    Effect.gen(function*() {
+      const info = yield* (yield* ProcessHost).backend
+      assert.deepStrictEqual(info, { backend: "child_process", reason: "the PTY is turned off (pty: \"off\")" })
+      const result = yield* run("printf '\\033[1;32mok\\033[0m\\n'; [ -t 1 ] || echo notty; echo err >&2; exit 3")
+      assert.strictEqual(result.backend, "child_process")
+      assert.isUndefined(result.ansi)
+      assert.strictEqual(result.exitCode, 3)
+      assert.isNull(result.signal)
+      assert.strictEqual(result.output.kind === "text" ? result.output.text : "", "ok\nnotty\nerr\n")
+    }).pipe(Effect.provide(layer)))
+
+  it.live("reports a signal death and a spawn error", () =>
+    Effect.gen(function*() {
+      const killed = yield* run("kill -TERM $$")
+      assert.strictEqual(killed.signal, "SIGTERM")
+      assert.isNull(killed.exitCode)
+      const host = yield* ProcessHost
+      const missing = yield* host.run({ command: "true", cwd: "/nonexistent-dir-xyz", timeoutMs: 5_000, spillDir: makeDir() })
+      assert.include(missing.error ?? "", "ENOENT")
+    }).pipe(Effect.provide(layer)))
+
+  it.live("throttles live output to the interval and flushes the last state", () =>
+    Effect.gen(function*() {
+      const chunks: Array<LiveOutput> = []
+      const result = yield* run("for i in 1 2 3 4 5 6; do echo line$i; sleep 0.1; done", {
+        onOutput: (c) => Effect.sync(() => void chunks.push(c))
+      })
+      assert.strictEqual(result.exitCode, 0)
+      // 0.6 s of output with a 1 s interval: only the trailing flush
+      assert.deepStrictEqual(chunks, ["line1\nline2\nline3\nline4\nline5\nline6\n"])
+    }).pipe(Effect.provide(layer)))
+
+  it.live("detects binary output and says so live", () =>
+    Effect.gen(function*() {
+      const chunks: Array<LiveOutput> = []
+      const result = yield* run("printf 'abc\\000def'", { onOutput: (c) => Effect.sync(() => void chunks.push(c)) })
+      assert.strictEqual(result.output.kind, "binary")
+      assert.strictEqual(result.output.totalBytes, 7)
+      assert.match(String(chunks[0]), /^\[Receiving binary output\.\.\. 7 B received\]$/)
+    }).pipe(Effect.provide(layer)))
+
+  it.live("a timeout kills the whole tree", () =>
+    Effect.gen(function*() {
+      const dir = makeDir()
+      fs.writeFileSync(path.join(dir, "tree.sh"), TREE_SCRIPT)
+      const pidFile = path.join(dir, "pids")
+      const fiber = yield* Effect.forkChild(run(`bash tree.sh ${pidFile}`, { cwd: dir, timeoutMs: 2_000 }))
+      const pids = yield* readPids(pidFile, TREE_PIDS)
+      const result = yield* Fiber.join(fiber)
+      assert.isTrue(result.timedOut)
+      assert.deepStrictEqual(survivors(pids), [])
+    }).pipe(Effect.provide(layer)), 20_000)
+})
+
+describe("process-tree kill on interruption: zero survivors", () => {
+  for (const pty of ["auto", "off"] as const) {
+    it.live(`kills a nested tree, a setsid grandchild, a SIGTERM-ignoring child and a daemon (pty: ${pty})`, () =>
+      Effect.gen(function*() {
+        const dir = makeDir()
+        fs.writeFileSync(path.join(dir, "tree.sh"), TREE_SCRIPT)
+        const pidFile = path.join(dir, "pids")
+        const fiber = yield* Effect.forkChild(run(`bash tree.sh ${pidFile}`, { cwd: dir, timeoutMs: 60_000 }))
+        const pids = yield* readPids(pidFile, TREE_PIDS)
+        assert.strictEqual(survivors(pids).length, TREE_PIDS)
+        yield* Fiber.interrupt(fiber)
+        assert.deepStrictEqual(survivors(pids), [])
+      }).pipe(Effect.provide(hostLayer({ pty }))), 20_000)
+  }
+})
