@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import * as readline from "node:readline"
-import { Data, Effect, Layer, Option, Runtime } from "effect"
+import { Data, Effect, Layer, Logger, Option, Runtime } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { Approver } from "../run/approver.js"
 import type { ApprovalMode } from "../run/policy.js"
@@ -70,9 +70,9 @@ export const personFlags = {
   )
 } as const
 
-/** Writes to stdout / stderr. @category io */
+/** Writes a line to stdout. @category io */
 export const out = (text: string) => Effect.sync(() => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`))
-/** @category io */
+/** Writes a line to stderr. @category io */
 export const err = (text: string) => Effect.sync(() => void process.stderr.write(text.endsWith("\n") ? text : `${text}\n`))
 
 /** Prints a usage problem and ends with exit code 2. @category errors */
@@ -207,7 +207,11 @@ export const withCliSession = <A, E, R>(
     })
     const context = yield* Layer.build(layer).pipe(Effect.catchTag("SessionInitError", (e) => usageError(e.message)))
     return yield* program.pipe(Effect.provideContext(context))
-  }).pipe(Effect.scoped)
+  }).pipe(
+    Effect.scoped,
+    // Logs (a tool that failed to load, an MCP server that went away) never mix with results on stdout.
+    Effect.provideService(Logger.LogToStderr, true)
+  )
 
 /** Reads all of stdin as text. @category io */
 export const readStdin: Effect.Effect<string, CliExit> = Effect.tryPromise({

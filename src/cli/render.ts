@@ -33,7 +33,6 @@ export const style = {
 } as const
 
 // CSI sequences (colours, cursor moves) and OSC sequences (titles, links).
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g
 
 /** Removes ANSI escape sequences. @category rendering */

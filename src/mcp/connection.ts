@@ -99,6 +99,12 @@ const progressRouter = (transport: Transport) => {
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
+/** A URL without its query and credentials (they may carry secrets). */
+const withoutQuery = (raw: string): string => {
+  const url = new URL(raw)
+  return `${url.origin}${url.pathname}`
+}
+
 /** The connection-loss signature of an error (reference §13.3 step 6, plus HTTP gateway errors). */
 const CONNECTION_LOST = /ECONNREFUSED|ENOTFOUND|ECONNRESET|ETIMEDOUT|EPIPE|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|connection (closed|lost)|not connected|disconnected|transport closed|fetch failed|socket hang up|other side closed/i
 
@@ -180,7 +186,8 @@ const connectStdio = (server: McpServerConfig & { readonly transport: { readonly
 
 const stopStdio = (client: Client, transport: BoundedStdioTransport) =>
   Effect.gen(function*() {
-    if (transport.pid !== undefined) yield* killProcessTree(transport.pid, { group: true })
+    // A server that already exited had its group signalled then; its pid may belong to someone else now.
+    if (transport.pid !== undefined && !transport.exited) yield* killProcessTree(transport.pid, { group: true })
     yield* Effect.promise(() => client.close().catch(() => undefined))
   })
 
@@ -225,7 +232,7 @@ const connectHttp = (
       kind,
       pid: undefined,
       isClosed: () => closed,
-      closeReason: () => (closed ? `the connection to ${t.url} closed${lastError ? ` (${lastError})` : ""}` : undefined),
+      closeReason: () => (closed ? `the connection to ${withoutQuery(t.url)} closed${lastError ? ` (${lastError})` : ""}` : undefined),
       trackProgress
     } satisfies LiveConnection
   })
@@ -236,9 +243,10 @@ const wantsSseFallback = (error: unknown): boolean =>
   error.code !== 401 && error.code !== 403
 
 const describeConnectFailure = (server: McpServerConfig, error: unknown, reason?: string): string => {
+  // Neither args nor a query string: they may carry expanded secrets, and this text reaches the model.
   const where = server.transport._tag === "stdio"
-    ? `command ${JSON.stringify([server.transport.command, ...server.transport.args].join(" "))}`
-    : server.transport.url
+    ? `command ${JSON.stringify(server.transport.command)}`
+    : withoutQuery(server.transport.url)
   const status = (error instanceof StreamableHTTPError || error instanceof SseError) && error.code !== undefined ? `HTTP ${error.code}: ` : ""
   const why = reason ?? `${status}${errorText(error)}`
   const hint = (error instanceof StreamableHTTPError || error instanceof SseError) && (error.code === 401 || error.code === 403)

@@ -40,8 +40,10 @@ export interface GatewayOptions {
 
 interface ServerEntry {
   readonly server: McpServerConfig
-  readonly upstream: Upstream | undefined
+  readonly upstream: Upstream
+  /** What this session registered from the server. */
   readonly registered: RegisteredTools
+  /** The catalog last synced into the registry. */
   catalog: Catalog | undefined
 }
 
@@ -90,16 +92,14 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
     }
   }
 
-  yield* Effect.forkScoped(
-    Effect.flatMap(pool.warnings, (stream) =>
-      Stream.runForEach(stream, (w) => Effect.andThen(Effect.logWarning(`toolwright: ${warningMessage(w)}`), notice("warning", undefined, warningMessage(w)))))
-  )
+  const budgetWarnings = yield* pool.warnings
+  yield* Effect.forkScoped(Stream.runForEach(budgetWarnings, (w) =>
+    Effect.andThen(Effect.logWarning(`toolwright: ${warningMessage(w)}`), notice("warning", undefined, warningMessage(w)))))
 
   const promptsKey = () => JSON.stringify([...entries.values()].map((e) => [e.server.name, e.catalog?.prompts ?? []]))
 
-  const supervise = Effect.fnUntraced(function*(server: McpServerConfig, upstream: Upstream, firstAttempt: Deferred.Deferred<void>) {
-    const entry: ServerEntry = { server, upstream, registered: new Map(), catalog: undefined }
-    entries.set(server.name, entry)
+  const supervise = Effect.fnUntraced(function*(entry: ServerEntry, firstAttempt: Deferred.Deferred<void>) {
+    const { server, upstream } = entry
     const lock = yield* Semaphore.make(1)
 
     const sync = (catalog: Catalog) =>
@@ -180,11 +180,11 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
       yield* setStatus(status(server.name, "refused", { message: text }), "error")
       continue
     }
+    const entry: ServerEntry = { server, upstream: acquired.value, registered: new Map(), catalog: undefined }
+    entries.set(server.name, entry)
     const first = yield* Deferred.make<void>()
     firstAttempts.push(first)
-    yield* Effect.forkScoped(
-      supervise(server, acquired.value, first).pipe(Effect.ensuring(Deferred.succeed(first, undefined)))
-    )
+    yield* Effect.forkScoped(supervise(entry, first).pipe(Effect.ensuring(Deferred.succeed(first, undefined))))
   }
 
   const settled = Effect.forEach(firstAttempts, Deferred.await, { discard: true })
@@ -207,13 +207,10 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
   const takeReminder = Effect.gen(function*() {
     const told = yield* Ref.get(announced)
     if (told === undefined) return null
-    const tools = yield* mcpSummaries
-    const now = new Set(tools.map((t) => t.name))
-    const added: Array<DeferredToolSummary> = []
-    for (const tool of tools) {
-      if (told.has(tool.name) || !(yield* registry.isDeferredAndHidden(tool.name))) continue
-      added.push({ name: tool.name, description: tool.description, serverName: tool.serverName })
-    }
+    const now = new Set((yield* mcpSummaries).map((t) => t.name))
+    const added: Array<DeferredToolSummary> = (yield* registry.hiddenTools)
+      .filter((tool) => tool.serverName !== undefined && !told.has(tool.name))
+      .map((tool) => ({ name: tool.name, description: tool.description, serverName: tool.serverName }))
     const removed = [...told].filter((name) => !now.has(name))
     yield* Ref.set(announced, now)
     return buildChangedMcpToolsReminder(added, removed)
@@ -241,7 +238,7 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
   const getPrompt = Effect.fn("McpGateway.getPrompt")(function*(name: string, args: Record<string, string>) {
     const found = (yield* prompts).find((p) => p.name === name)
     const entry = found ? entries.get(found.server) : undefined
-    if (!found || !entry?.upstream) {
+    if (!found || !entry) {
       return yield* new ExecutionFailed({ message: `Prompt "${name}" is not offered by any connected MCP server.` })
     }
     return yield* entry.upstream.getPrompt(found.prompt.name, args, {
@@ -254,7 +251,7 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
   const resolveServer: ResolveServer = (name) =>
     Effect.gen(function*() {
       const entry = entries.get(name)
-      if (entry?.upstream) return { server: entry.server, upstream: entry.upstream }
+      if (entry) return { server: entry.server, upstream: entry.upstream }
       const known = (yield* Ref.get(statuses)).get(name)
       if (known?.state === "disabled") return yield* new ExecutionFailed({ message: `MCP server '${name}' is disabled.` })
       if (known?.state === "refused" || known?.state === "invalid") return yield* new ExecutionFailed({ message: known.message ?? `MCP server '${name}' is not available.` })
@@ -274,7 +271,7 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
     getPrompt,
     resolveServer,
     settled,
-    hasServers: config.servers.length > 0
+    hasServers: config.servers.length > 0 || config.problems.some((p) => p.server !== undefined)
   })
 })
 

@@ -115,7 +115,7 @@ export declare namespace McpGateway {
     readonly resolveServer: ResolveServer
     /** Completes when every server finished its first connection attempt. */
     readonly settled: Effect.Effect<void>
-    /** Whether any server is configured (doors declare prompts and logging then). */
+    /** Whether any server is configured, valid or not (doors declare prompts and logging then). */
     readonly hasServers: boolean
   }
 }

@@ -95,6 +95,11 @@ export class BoundedStdioTransport implements Transport {
     return `the server process ${how}${tail ? `; its stderr ends with: ${tail.slice(-600)}` : ""}`
   }
 
+  /** Whether the server process has exited. */
+  get exited(): boolean {
+    return this.#exit !== undefined
+  }
+
   /** How many stdout lines were not JSON-RPC and were skipped. */
   get garbageLines(): number {
     return this.#garbage
@@ -129,6 +134,15 @@ export class BoundedStdioTransport implements Transport {
       })
       child.once("exit", (code, signal) => {
         this.#exit = { code, signal }
+        // Orphans of a dead server stay in its process group; stop them now, while the group id
+        // cannot belong to anyone else.
+        if (child.pid !== undefined && process.platform !== "win32") {
+          try {
+            process.kill(-child.pid, "SIGTERM")
+          } catch {
+            // the group is empty
+          }
+        }
       })
       child.once("close", () => {
         this.#child = undefined

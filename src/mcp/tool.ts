@@ -105,7 +105,7 @@ export const makeMcpTool = (options: McpToolOptions): McpTool => {
     kind: readOnly ? Kind.Read : Kind.Other,
     shouldDefer: true,
     alwaysLoad: isAlwaysLoaded(server, tool.name),
-    searchHint: `mcp ${server.name}${tool.title ? ` ${tool.title}` : ""}`,
+    searchHint: [`mcp ${server.name}`, tool.title, server.description?.slice(0, 120)].filter(Boolean).join(" "),
     maxOutputChars: MCP_TOOL_MAX_OUTPUT_CHARS,
     truncateKeep: "both",
     serverName: server.name,

@@ -81,6 +81,12 @@ const isFileEntry = (entry: fg.Entry): boolean => {
   return fsSync.statSync(entry.path, { throwIfNoEntry: false })?.isFile() === true
 }
 
+/** True when no ignore rule hides `p` (paths outside the root have no rules). */
+const visibleIn = (tree: IgnoreTree, root: string, p: string): Promise<boolean> =>
+  !isWithin(p, root) || p === root
+    ? Promise.resolve(true)
+    : tree.reasonFor(path.relative(root, p).split(path.sep).join("/"), false).then((reason) => reason === undefined)
+
 /** Collects up to `limit` matching files under one root (`hitLimit` when more exist). */
 const globInRoot = Effect.fn("glob.root")(function*(root: string, pattern: string, ignore: IgnoreOptions, limit: number) {
   const tree = yield* Effect.promise(() => makeIgnoreTree(root, ignore))
@@ -110,9 +116,7 @@ const globInRoot = Effect.fn("glob.root")(function*(root: string, pattern: strin
     stream.on("end", () => resume(Effect.succeed({ paths, hitLimit })))
     return Effect.sync(() => stream.destroy())
   })
-  const visible = yield* Effect.forEach(collected.paths, (p) =>
-    Effect.promise(async () => !isWithin(p, root) || p === root || (await tree.reasonFor(path.relative(root, p).split(path.sep).join("/"), false)) === undefined),
-    { concurrency: 16 })
+  const visible = yield* Effect.forEach(collected.paths, (p) => Effect.promise(() => visibleIn(tree, root, p)), { concurrency: 16 })
   return { paths: collected.paths.filter((_, i) => visible[i]), hitLimit: collected.hitLimit }
 })
 

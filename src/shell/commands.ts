@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { type CommandLine, type SimpleCommand, tryParseCommandLine, type Word } from "./syntax.js"
+import { type CommandLine, type SimpleCommand, tryParseCommandLine } from "./commandLine.js"
+import type { Word } from "./syntax.js"
 
 /** A simple command with its prefixes and wrappers removed. @category models */
 export interface Invocation {

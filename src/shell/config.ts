@@ -24,6 +24,8 @@ export const SHELL_PREVIEW_CHARS = 4_000
 export interface ShellSettings {
   /** `auto`: a PTY when node-pty loads, else pipes; `off`: always pipes. */
   readonly pty: "auto" | "off"
+  /** The module that provides the PTY (node-pty's API); tests point it elsewhere to exercise the fallback. */
+  readonly ptyModule: string
   /** The shell that runs `-c <command>`. */
   readonly shell: string
   /** Time between SIGTERM and SIGKILL on cancel, timeout and task_stop. */
@@ -50,6 +52,7 @@ export interface ShellSettings {
 /** The defaults. @category constants */
 export const DEFAULT_SHELL_SETTINGS: ShellSettings = {
   pty: "auto",
+  ptyModule: "node-pty",
   shell: "bash",
   killGraceMs: DEFAULT_KILL_GRACE_MS,
   defaultTimeoutMs: DEFAULT_TIMEOUT_MS,

@@ -117,18 +117,21 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   const settings = yield* ShellConfig
   const sessionTag = `tw${session.id}`
   const runs = yield* Ref.make(0)
-  const nodePty = yield* Effect.cached(loadNodePty.pipe(Effect.option))
+  const loaded = yield* Effect.cached(Effect.result(loadNodePty(settings.ptyModule)))
+  const nodePty = Effect.map(loaded, (r) => (r._tag === "Success" ? Option.some(r.success) : Option.none()))
   const ptyFailure = yield* Ref.make<string | undefined>(undefined)
+  const warned = yield* Ref.make(false)
 
   const backend: Effect.Effect<BackendInfo> = Effect.gen(function*() {
     if (settings.pty === "off") return { backend: "child_process", reason: "the PTY is turned off (pty: \"off\")" } as const
-    const loaded = yield* Effect.exit(loadNodePty)
-    if (loaded._tag === "Failure") {
-      const reason = loaded.cause.reasons.map((r) => (r._tag === "Fail" ? r.error.message : String(r))).join("; ")
-      return { backend: "child_process", reason } as const
+    const result = yield* loaded
+    const reason = result._tag === "Failure" ? result.failure.message : yield* Ref.get(ptyFailure)
+    if (reason === undefined) return { backend: "pty" } as const
+    // Said once per session: commands still run, on pipes (no colours, no TTY for the program).
+    if (!(yield* Ref.getAndSet(warned, true))) {
+      yield* Effect.logWarning(`toolwright: shell commands run without a PTY (pipes instead): ${reason}`)
     }
-    const failed = yield* Ref.get(ptyFailure)
-    return failed ? { backend: "child_process", reason: failed } as const : { backend: "pty" } as const
+    return { backend: "child_process", reason } as const
   })
 
   const envFor = (tag: string): Record<string, string> => {

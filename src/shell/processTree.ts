@@ -118,9 +118,14 @@ const runFile = (file: string, args: ReadonlyArray<string>) =>
     return Effect.sync(() => child.kill("SIGKILL"))
   })
 
+/** Where a walk reads the process table: `auto` (`/proc` on Linux, else `ps`), or one source. @category models */
+export type ProcessTableSource = "auto" | "ps" | "pgrep"
+
+const psPairs = Effect.map(runFile("ps", ["-A", "-o", "pid=,ppid="]), parsePsOutput)
+
 const snapshotPairs: Effect.Effect<Array<readonly [number, number]>, Error> = Effect.suspend(() => {
   const proc = process.platform === "linux" ? readProcPairs() : undefined
-  return proc ? Effect.succeed(proc) : Effect.map(runFile("ps", ["-A", "-o", "pid=,ppid="]), parsePsOutput)
+  return proc ? Effect.succeed(proc) : psPairs
 })
 
 const pgrepWalk = Effect.fnUntraced(function*(root: number) {
@@ -149,11 +154,15 @@ const pgrepWalk = Effect.fnUntraced(function*(root: number) {
  *
  * @category process trees
  */
-export const listDescendantPids = (root: number): Effect.Effect<Array<number>> => {
+export const listDescendantPids = (root: number, source: ProcessTableSource = "auto"): Effect.Effect<Array<number>> => {
   if (!Number.isInteger(root) || root <= 0) return Effect.succeed([])
-  return snapshotPairs.pipe(
-    Effect.map((pairs) => walkDescendants(childrenMap(pairs), root)),
-    Effect.catch(() => pgrepWalk(root)),
+  const walk = source === "pgrep"
+    ? pgrepWalk(root)
+    : (source === "ps" ? psPairs : snapshotPairs).pipe(
+      Effect.map((pairs) => walkDescendants(childrenMap(pairs), root)),
+      Effect.catch(() => pgrepWalk(root))
+    )
+  return walk.pipe(
     Effect.timeoutOption(Duration.millis(QUERY_TIMEOUT_MS)),
     Effect.map((o) => (o._tag === "Some" ? o.value : [])),
     Effect.catch(() => Effect.succeed([] as Array<number>))

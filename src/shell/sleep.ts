@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { stripShellWrapper } from "./commands.js"
-import { tryParseCommandLine } from "./syntax.js"
+import { tryParseCommandLine } from "./commandLine.js"
 
 /** Shortest sleep that is blocked, in seconds. @category constants */
 export const MIN_BLOCKED_SLEEP_SECONDS = 2

@@ -104,10 +104,11 @@ const releaseSlave = (holder: { fd: number | undefined }) => {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** Loads node-pty (its native module included); fails with the loader's message. @category constructors */
-export const loadNodePty: Effect.Effect<typeof NodePty, PtyUnavailable> = Effect.try({
-  try: () => createRequire(import.meta.url)("node-pty") as typeof NodePty,
-  catch: (error) => new PtyUnavailable({ message: `node-pty could not be loaded: ${messageOf(error)}` })
-})
+export const loadNodePty = (moduleName = "node-pty"): Effect.Effect<typeof NodePty, PtyUnavailable> =>
+  Effect.try({
+    try: () => createRequire(import.meta.url)(moduleName) as typeof NodePty,
+    catch: (error) => new PtyUnavailable({ message: `node-pty could not be loaded: ${messageOf(error)}` })
+  })
 
 /**
  * Starts the command on a PTY. Fails with {@link PtyUnavailable} when node-pty refuses to spawn.

@@ -12,9 +12,8 @@ import { repoRoot } from "../support/serve.js"
 import { tempDir } from "./helpers.js"
 
 const fixtures = path.join(repoRoot, "test", "fixtures", "files")
-const register = path.join(fixtures, "ts-register.mjs")
 
-/** Spawns `command args…` with the TypeScript hooks available to node, in the repo root. */
+/** Spawns `command args…` in the repo root. */
 const spawnChild = (command: string, args: ReadonlyArray<string>) =>
   Effect.acquireRelease(
     Effect.sync(() => spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] })),
@@ -31,7 +30,8 @@ const finished = (child: ChildProcess) =>
     child.on("exit", (code, signal) => resume(Effect.succeed({ stdout, stderr, code, signal })))
   })
 
-const nodeTs = (script: string, args: ReadonlyArray<string>) => [process.execPath, "--import", register, path.join(fixtures, script), ...args]
+/** A fixture script run against the built dist/ (npm test builds before vitest). */
+const nodeTs = (script: string, args: ReadonlyArray<string>) => [process.execPath, path.join(fixtures, script), ...args]
 
 const MIB = 1024 * 1024
 const OLD_SIZE = 8 * MIB
@@ -53,7 +53,7 @@ describe("a killed writer leaves the old file or the new one, never a mix", () =
       const seen: Array<string> = []
       for (const plan of ["at-temp", 0, 50, "never"] as const) {
         fs.writeFileSync(target, Buffer.alloc(OLD_SIZE, "O"))
-        const [cmd, ...args] = nodeTs("write-big.ts", [target, String(NEW_SIZE / MIB), "N"])
+        const [cmd, ...args] = nodeTs("write-big.mjs", [target, String(NEW_SIZE / MIB), "N"])
         const child = yield* spawnChild(cmd!, args)
         const exit = finished(child)
         yield* Effect.callback<void>((resume) => {
@@ -96,7 +96,7 @@ describe("the OS refuses: permission_denied and no_space_left through write_file
       // A root process without CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH / CAP_FOWNER obeys file modes.
       const child = yield* spawnChild("setpriv", [
         "--bounding-set=-dac_override,-dac_read_search,-fowner",
-        ...nodeTs("write-file-tool.ts", [root, state, "readonly.txt", "5"])
+        ...nodeTs("write-file-tool.mjs", [root, state, "readonly.txt", "5"])
       ])
       const out = yield* finished(child)
       const result = JSON.parse(out.stdout.trim().split("\n").pop() ?? "{}")
@@ -117,7 +117,7 @@ describe("the OS refuses: permission_denied and no_space_left through write_file
         "-c",
         script,
         root,
-        ...nodeTs("write-file-tool.ts", [root, state, "big.txt", String(1024 * 1024)])
+        ...nodeTs("write-file-tool.mjs", [root, state, "big.txt", String(1024 * 1024)])
       ])
       const out = yield* finished(child)
       const result = JSON.parse(out.stdout.trim().split("\n").pop() ?? "{}")

@@ -7,7 +7,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Queue } from "effect"
 import { ADDED_MCP_TOOLS_INTRO } from "../../src/registry/search/reminder.js"
 import { cliPath, tempDir } from "../support/serve.js"
-import { eventually, everythingEntry, fixtureEntry } from "./support.js"
+import { isAlive } from "../../src/mcp/processTree.js"
+import { eventually, everythingEntry, fixtureEntry, readLog } from "./support.js"
 
 type Content = Array<{ type: string; text?: string }>
 const texts = (content: unknown) => (content as Content).flatMap((c) => (c.type === "text" ? [c.text!] : [])).join("\n")
@@ -40,9 +41,10 @@ describe("toolwright serve --config (the built CLI as an MCP gateway)", () => {
       const root = yield* tempDir()
       const state = yield* tempDir()
       const config = path.join(root, "mcp.json")
+      const log = path.join(state, "fixture.log")
       fs.writeFileSync(config, JSON.stringify({
         mcpServers: {
-          fixture: fixtureEntry(),
+          fixture: fixtureEntry({ FIXTURE_LOG: log, FIXTURE_CHILD: "1" }),
           everything: everythingEntry(),
           broken: { command: "toolwright-no-such-command-xyz" },
           invalid: { command: 42 }
@@ -114,6 +116,12 @@ describe("toolwright serve --config (the built CLI as an MCP gateway)", () => {
       const fail = yield* Effect.promise(() => client.callTool({ name: "mcp__fixture__fail", arguments: {} }))
       assert.isTrue(fail.isError)
       assert.strictEqual(fail._meta?.["toolwright/errorType"], "mcp_tool_error")
+
+      // The host leaves: the gateway stops its upstreams, process trees included.
+      const { starts, children } = readLog(log)
+      assert.isTrue(isAlive(starts[0]!) && isAlive(children[0]!))
+      yield* Effect.promise(() => client.close())
+      yield* eventually(Effect.sync(() => (!isAlive(starts[0]!) && !isAlive(children[0]!) ? true : undefined)), "the upstream tree to stop")
     }), 90_000)
 
   it.live("a config file that cannot be used stops serve with a precise message", () =>

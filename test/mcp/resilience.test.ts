@@ -36,13 +36,16 @@ describe("resilience against a misbehaving upstream", () => {
     Effect.gen(function*() {
       const dir = yield* tempDir()
       const log = path.join(dir, "log")
-      yield* withSession({ flaky: fixtureEntry({ FIXTURE_LOG: log }) }, Effect.gen(function*() {
+      yield* withSession({ flaky: fixtureEntry({ FIXTURE_LOG: log, FIXTURE_CHILD: "1" }) }, Effect.gen(function*() {
         const crashed = failureOf(yield* call("mcp__flaky__crash"))
         assert.strictEqual(crashed.code, "mcp_tool_error")
         assert.include(crashed.message, `The connection to MCP server "flaky" was lost while 'crash' was running: the server process exited with code 1`)
         assert.include(crashed.message, "The call may or may not have taken effect; the server will be restarted on the next call.")
         // Not idempotent: the call was not re-sent.
         assert.strictEqual(readLog(log).starts.length, 1)
+        // The dead server's orphan (its child process) was stopped with it.
+        const orphan = readLog(log).children[0]!
+        yield* eventually(Effect.sync(() => (isAlive(orphan) ? undefined : true)), "the orphan to stop")
         assert.strictEqual(textOf(yield* call("mcp__flaky__echo", { message: "back" })), "echo: back")
         assert.strictEqual(readLog(log).starts.length, 2)
       }))
@@ -151,6 +154,10 @@ describe("resilience against a misbehaving upstream", () => {
         assert.include(statuses.get("missing")!.message!, `command "toolwright-no-such-command-xyz" was not found (is it installed and on PATH?)`)
         assert.strictEqual(statuses.get("fine")!.state, "connected")
         assert.strictEqual(textOf(yield* call("mcp__fine__echo", { message: "ok" })), "echo: ok")
+        // A request to it tries to start it again, with backoff, then says it is unreachable.
+        const unreachable = failureOf(yield* call("read_mcp_resource", { server_name: "missing", uri: "x://y" }))
+        assert.strictEqual(unreachable.code, "mcp_tool_error")
+        assert.include(unreachable.message, `MCP server "missing" is unreachable, so 'resources/read x://y' did not run (gave up after ${MAX_RECONNECT_ATTEMPTS} reconnect attempts)`)
       }))
     }), 30_000)
 

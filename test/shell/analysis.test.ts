@@ -12,7 +12,8 @@ import {
 import { isReadOnlyCommand, rootsNeedingApproval, sedScriptReadOnly } from "../../src/shell/readOnly.js"
 import { detectSelfKillCommand } from "../../src/shell/selfKill.js"
 import { blockedSleepMessage, detectBlockedSleep, detectBlockedSleepPattern } from "../../src/shell/sleep.js"
-import { scan, tryParseCommandLine } from "../../src/shell/syntax.js"
+import { tryParseCommandLine } from "../../src/shell/commandLine.js"
+import { scan } from "../../src/shell/syntax.js"
 
 describe("detectBlockedSleepPattern (reference §9.2 vectors)", () => {
   const blocked: ReadonlyArray<readonly [string, string]> = [

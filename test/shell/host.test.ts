@@ -36,6 +36,30 @@ describe("ProcessHost: PTY path", () => {
     }).pipe(Effect.provide(hostLayer())))
 })
 
+describe("ProcessHost: PTY live output and load failure", () => {
+  it.live("streams the rendered screen as AnsiOutput under a PTY (plain text when the fallback runs)", () =>
+    Effect.gen(function*() {
+      const chunks: Array<LiveOutput> = []
+      const result = yield* run("printf '\\033[34mblue\\033[0m\\n'", { onOutput: (c) => Effect.sync(() => void chunks.push(c)) })
+      const last = chunks[chunks.length - 1]
+      if (result.backend === "pty") assert.deepStrictEqual(last, { _tag: "AnsiOutput", ansi: "\x1b[34mblue\x1b[0m" })
+      else assert.strictEqual(last, "blue\n")
+      assert.strictEqual(result.backend, ptyLoads() ? "pty" : "child_process")
+    }).pipe(Effect.provide(hostLayer({ liveIntervalMs: 50 }))))
+
+  it.live("falls back to pipes, and says why, when node-pty cannot be loaded", () =>
+    Effect.gen(function*() {
+      const host = yield* ProcessHost
+      const info = yield* host.backend
+      assert.strictEqual(info.backend, "child_process")
+      assert.match(info.reason ?? "", /^node-pty could not be loaded: Cannot find module 'node-pty-missing-for-test'/)
+      const result = yield* run("[ -t 1 ] && echo tty || echo notty")
+      assert.strictEqual(result.backend, "child_process")
+      assert.strictEqual(result.fallbackReason, info.reason)
+      assert.strictEqual(result.output.kind === "text" ? result.output.text : "", "notty\n")
+    }).pipe(Effect.provide(hostLayer({ ptyModule: "node-pty-missing-for-test" }))))
+})
+
 describe("ProcessHost: child-process fallback (forced)", () => {
   const layer = hostLayer({ pty: "off" })
 

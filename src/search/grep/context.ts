@@ -34,8 +34,14 @@ export interface SearchContext {
   readonly keep: number
 }
 
-/** Lines found per relative path: `[line number, text]`. @category models */
-export type RawMatches = Map<string, Array<readonly [number, string]>>
+/** Matches found per relative path: how many, and the first `keep` of them as `[line number, text]`. @category models */
+export interface RawMatches {
+  readonly keep: number
+  readonly files: Map<string, { count: number; readonly lines: Array<readonly [number, string]> }>
+}
+
+/** An empty collection keeping at most `keep` lines per file (memory stays bounded). @category constructors */
+export const makeRawMatches = (keep: number): RawMatches => ({ keep, files: new Map() })
 
 /** Prepares a search: compiles the pattern and glob and builds the ignore view. @category constructors */
 export const makeSearchContext = Effect.fn("grep.context")(function*(request: GrepRequest) {
@@ -46,10 +52,11 @@ export const makeSearchContext = Effect.fn("grep.context")(function*(request: Gr
     catch: (e) => new GrepExecutionError({ message: `Path does not exist: ${request.root} (${String(e)})` })
   })
   const isFile = !stat.isDirectory()
-  const dir = isFile ? path.dirname(request.root) : request.root
+  const root = path.resolve(request.root)
+  const dir = isFile ? path.dirname(root) : root
   const tree = yield* Effect.promise(() => makeIgnoreTree(dir, request.ignore))
   const context: SearchContext = {
-    request,
+    request: { ...request, root },
     compiled: compiled.value,
     dir,
     fileName: isFile ? path.basename(request.root) : undefined,
@@ -95,6 +102,19 @@ export const isSearchableTextFile = async (abs: string): Promise<boolean> => {
 export const compareMatches = (a: GrepMatch, b: GrepMatch): number =>
   a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line
 
+/** The matches of one file, or none when the file may not appear. */
+const checkedMatches = async (
+  context: SearchContext,
+  rel: string,
+  found: { readonly count: number; readonly lines: ReadonlyArray<readonly [number, string]> },
+  inspect: boolean
+): Promise<{ readonly count: number; readonly matches: ReadonlyArray<GrepMatch> }> => {
+  const abs = context.fileName !== undefined ? context.request.root : path.join(context.dir, rel)
+  if (!(await fileVisible(context, rel))) return { count: 0, matches: [] }
+  if (inspect && !(await isSearchableTextFile(abs))) return { count: 0, matches: [] }
+  return { count: found.count, matches: found.lines.map(([line, text]) => ({ path: rel, absolutePath: abs, line, text })) }
+}
+
 /** Turns raw matches into a result: visibility checks (and file checks when `inspect`), order, caps. @category constructors */
 export const finalizeMatches = Effect.fn("grep.finalize")(function*(
   context: SearchContext,
@@ -102,29 +122,26 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
   options: { readonly inspect: boolean; readonly engine: GrepBackendName; readonly fallbackReason?: string }
 ) {
   const kept = yield* Effect.forEach(
-    [...raw.entries()],
-    ([rel, lines]) =>
-      Effect.promise(async () => {
-        const abs = context.fileName !== undefined ? context.request.root : path.join(context.dir, rel)
-        if (!(await fileVisible(context, rel))) return []
-        if (options.inspect && !(await isSearchableTextFile(abs))) return []
-        return lines.map(([line, text]): GrepMatch => ({ path: rel, absolutePath: abs, line, text }))
-      }),
+    [...raw.files.entries()],
+    ([rel, found]) => Effect.promise(() => checkedMatches(context, rel, found, options.inspect)),
     { concurrency: 16 }
   )
-  const all = kept.flat().sort(compareMatches)
+  const all = kept.flatMap((k) => k.matches).sort(compareMatches)
   const result: GrepResult = {
     matches: all.length > context.keep ? all.slice(0, context.keep) : all,
-    totalMatches: all.length,
+    totalMatches: kept.reduce((n, k) => n + k.count, 0),
     engine: options.engine,
     ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason })
   }
   return result
 })
 
-/** Appends a match to the raw map. @category constructors */
+/** Records a match (lines of a file arrive in order; only the first `keep` are stored). @category constructors */
 export const addRawMatch = (raw: RawMatches, rel: string, line: number, text: string): void => {
-  const lines = raw.get(rel)
-  if (lines === undefined) raw.set(rel, [[line, text]])
-  else lines.push([line, text])
+  const found = raw.files.get(rel)
+  if (found === undefined) raw.files.set(rel, { count: 1, lines: raw.keep > 0 ? [[line, text]] : [] })
+  else {
+    found.count++
+    if (found.lines.length < raw.keep) found.lines.push([line, text])
+  }
 }

@@ -15,7 +15,7 @@ import { Effect } from "effect"
 import { GrepExecutionError } from "../../tool/errors.js"
 import { probeExitCode, runProcess, searchEnv } from "../process.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
-import { addRawMatch, finalizeMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
+import { addRawMatch, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"
 import type { GrepBackend, GrepRequest } from "./types.js"
 
@@ -43,7 +43,7 @@ const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchConte
     "--no-color", "-n", "-z", "-a", "-i", "-P", "-e", source
   ]
   if (context.fileName !== undefined) args.push("--", `:(literal)${context.fileName}`)
-  const raw: RawMatches = new Map()
+  const raw = makeRawMatches(context.keep)
   const exit = yield* runProcess("git", args, { cwd: context.dir, env: searchEnv(), onLine: (l) => parseGitLine(raw, l) }).pipe(
     Effect.mapError((e) => new GrepExecutionError({ message: e.message }))
   )

@@ -17,7 +17,7 @@ import { DEFAULT_EXCLUDED_NAMES } from "../constants.js"
 import { isSimpleBasenameGlob } from "../ignore/patterns.js"
 import { probeExitCode, runProcess, searchEnv } from "../process.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
-import { addRawMatch, finalizeMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
+import { addRawMatch, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"
 import type { GrepBackend, GrepRequest } from "./types.js"
 
@@ -79,8 +79,8 @@ const parseEvent = (line: Buffer): { readonly type?: string; readonly data?: RgD
 }
 
 /** Collects the `match` and `end` events of `rg --json` output. */
-const makeCollector = (): RgCollector => {
-  const raw: RawMatches = new Map()
+const makeCollector = (keep: number): RgCollector => {
+  const raw = makeRawMatches(keep)
   const binary = new Set<string>()
   const state: RgCollector["state"] = { sawSummary: false, parseFailure: undefined }
   const onLine = (line: Buffer) => {
@@ -106,7 +106,7 @@ const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, so
   const glob = context.request.glob
   if (glob !== undefined && glob !== "" && isSimpleBasenameGlob(glob)) args.push("--iglob", glob)
   args.push("--regexp", source, "--", context.fileName ?? ".")
-  const { raw, binary, onLine, state } = makeCollector()
+  const { raw, binary, onLine, state } = makeCollector(context.keep)
   const exit = yield* runProcess("rg", args, { cwd: context.dir, env: searchEnv(), onLine }).pipe(
     Effect.mapError((e) => new GrepExecutionError({ message: e.message }))
   )
@@ -121,7 +121,7 @@ const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, so
     const detail = exit.stderr.trim() || `exit code ${String(exit.exitCode ?? exit.signal)}`
     return yield* new GrepExecutionError({ message: `ripgrep failed: ${detail}` })
   }
-  for (const rel of binary) raw.delete(rel)
+  for (const rel of binary) raw.files.delete(rel)
   const done: RgRun = { _tag: "Done", raw }
   return done
 })

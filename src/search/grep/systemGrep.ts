@@ -12,7 +12,7 @@ import { GrepExecutionError } from "../../tool/errors.js"
 import { DEFAULT_EXCLUDED_NAMES } from "../constants.js"
 import { probeExitCode, runProcess, searchEnv } from "../process.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
-import { addRawMatch, finalizeMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
+import { addRawMatch, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"
 import type { GrepBackend, GrepRequest } from "./types.js"
 
@@ -34,7 +34,7 @@ const runGrep = Effect.fn("grep.grep.run")(function*(context: SearchContext, dia
   const args = ["-r", "-n", "-H", "--null", "-a", "-s", ...(dialect === "pcre" ? ["-P", "-i"] : ["-E"])]
   for (const name of DEFAULT_EXCLUDED_NAMES) args.push(`--exclude-dir=${name}`)
   args.push("-e", source, "--", context.fileName ?? ".")
-  const raw: RawMatches = new Map()
+  const raw = makeRawMatches(context.keep)
   const exit = yield* runProcess("grep", args, { cwd: context.dir, env: searchEnv(), onLine: (l) => parseGrepLine(raw, l) }).pipe(
     Effect.mapError((e) => new GrepExecutionError({ message: e.message }))
   )

@@ -28,26 +28,27 @@ const single = (s: string): number | undefined => {
   return cps.length === 1 ? cps[0]!.codePointAt(0) : undefined
 }
 
-/** Characters that may be case-equivalent to `cp` (a superset, filtered by the caller). */
+/** Adds to `out` the characters that may be case-equivalent to `cp` (a superset, filtered by the caller). */
 const candidates = (cp: number, out: Set<number>): void => {
+  const local = new Set<number>([cp])
   const reach = (c: number) => {
     const s = String.fromCodePoint(c)
     for (const v of [single(s.toLowerCase()), single(s.toUpperCase())]) {
-      if (v === undefined || out.has(v)) continue
-      out.add(v)
+      if (v === undefined || local.has(v)) continue
+      local.add(v)
       reach(v)
     }
   }
-  out.add(cp)
   reach(cp)
-  for (const c of [...out]) {
+  for (const c of [...local]) {
     for (const [lonesome, letter] of LONESOME) {
-      if (letter === c && !out.has(lonesome)) {
-        out.add(lonesome)
+      if (letter === c && !local.has(lonesome)) {
+        local.add(lonesome)
         reach(lonesome)
       }
     }
   }
+  for (const c of local) out.add(c)
 }
 
 /** The set plus every character `iu` matching treats as its case variant. @category charsets */

@@ -11,8 +11,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Ref, Semaphore } from "effect"
-import { type JsonSchema } from "effect"
+import { Context, Effect, type JsonSchema, Layer, Ref, Semaphore } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import { ToolRegistry } from "../../registry/registry.js"
 import { Scheduler } from "../../run/scheduler.js"
