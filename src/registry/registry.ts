@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Cache, Cause, Context, Duration, Effect, Exit, Layer, PubSub, Ref, Schema, type Scope, Stream, TxHashMap, TxHashSet, TxRef } from "effect"
+import { Cache, Cause, Context, Duration, Effect, Exit, Layer, PubSub, Ref, Schema, type Scope, Stream, TxHashMap, TxHashSet } from "effect"
 import { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
 import type { AnyTool, ToolInfo } from "../tool/tool.js"
 import { sortTools } from "../tool/declarations.js"
@@ -116,14 +116,33 @@ export declare namespace ToolRegistry {
   }
 }
 
-interface Snapshot {
-  readonly toolsVersion: number
-  readonly revealVersion: number
+interface Sorted {
   readonly byName: ReadonlyArray<AnyTool>
   readonly byDisplayName: ReadonlyArray<AnyTool>
+  readonly byLowerName: ReadonlyMap<string, string>
+  readonly byNameMap: ReadonlyMap<string, AnyTool>
+}
+
+interface ReadCache {
+  readonly tools: number
+  readonly reveals: number
+  readonly sorted?: Sorted | undefined
+  readonly snapshot?: Snapshot | undefined
+}
+
+const sortAll = (all: ReadonlyArray<AnyTool>): Sorted => {
+  const byName = sortTools(all)
+  return {
+    byName,
+    byDisplayName: [...all].sort((a, b) => a.displayName.localeCompare(b.displayName) || a.name.localeCompare(b.name)),
+    byLowerName: new Map(byName.map((t) => [t.name.toLowerCase(), t.name])),
+    byNameMap: new Map(byName.map((t) => [t.name, t]))
+  }
+}
+
+interface Snapshot extends Sorted {
   readonly declarations: ReadonlyArray<ToolInfo>
   readonly hidden: ReadonlySet<string>
-  readonly byLowerName: ReadonlyMap<string, string>
 }
 
 const isVisible = (tool: ToolInfo, revealed: boolean, visible: ReadonlySet<string>): boolean =>
@@ -148,38 +167,27 @@ export const make = Effect.fnUntraced(function*<R = never>(
   const publisher = yield* Ref.make<Publisher>(() => Effect.void)
   const pubsub = yield* PubSub.unbounded<DeclarationChange>()
   const loadCounts = yield* Ref.make(new Map<string, number>())
-  // Every transaction that changes `tools` (or `revealed`) bumps its version in the same
-  // transaction. Sorting happens once per tool-set version; a reveal only re-filters.
-  const toolsVersion = yield* TxRef.make(0)
-  const revealVersion = yield* TxRef.make(0)
-  const bump = TxRef.update(toolsVersion, (n) => n + 1)
-  const bumpReveal = TxRef.update(revealVersion, (n) => n + 1)
-  const cache = yield* Ref.make<Snapshot | undefined>(undefined)
+  // Reads go through a cached snapshot. Every change to `tools` or `revealed` commits its
+  // transaction, then bumps a version and drops what it invalidates; a result is cached only when
+  // no bump happened while it was computed. Sorting happens once per tool set; a reveal only
+  // re-filters.
+  const cache = yield* Ref.make<ReadCache>({ tools: 0, reveals: 0 })
+  const bumpTools = Ref.update(cache, (c): ReadCache => ({ tools: c.tools + 1, reveals: c.reveals }))
+  const bumpReveals = Ref.update(cache, (c): ReadCache => ({ tools: c.tools, reveals: c.reveals + 1, sorted: c.sorted }))
 
-  const snapshot: Effect.Effect<Snapshot> = Effect.gen(function*() {
-    const [tv, rv] = yield* Effect.all([TxRef.get(toolsVersion), TxRef.get(revealVersion)])
-    const cached = yield* Ref.get(cache)
-    if (cached !== undefined && cached.toolsVersion === tv && cached.revealVersion === rv) return cached
-    const [all, revealedSet, tvAt, rvAt] = yield* Effect.tx(
-      Effect.all([TxHashMap.values(tools), TxHashSet.toHashSet(revealed), TxRef.get(toolsVersion), TxRef.get(revealVersion)])
-    )
-    const sameTools = cached !== undefined && cached.toolsVersion === tvAt
-    const byName = sameTools ? cached.byName : sortTools(all)
-    const byDisplayName = sameTools
-      ? cached.byDisplayName
-      : [...all].sort((a, b) => a.displayName.localeCompare(b.displayName) || a.name.localeCompare(b.name))
-    const revealedNames: ReadonlySet<string> = new Set(revealedSet)
-    const next: Snapshot = {
-      toolsVersion: tvAt,
-      revealVersion: rvAt,
-      byName,
-      byDisplayName,
-      declarations: byName.filter((t) => isVisible(t, revealedNames.has(t.name), visible)),
-      hidden: new Set(byName.filter((t) => !isVisible(t, revealedNames.has(t.name), visible)).map((t) => t.name)),
-      byLowerName: sameTools ? cached.byLowerName : new Map(byName.map((t) => [t.name.toLowerCase(), t.name]))
-    }
-    yield* Ref.set(cache, next)
-    return next
+  const snapshot: Effect.Effect<Snapshot> = Effect.flatMap(Ref.get(cache), (seen) => {
+    if (seen.snapshot !== undefined) return Effect.succeed(seen.snapshot)
+    return Effect.flatMap(Effect.tx(Effect.all([TxHashMap.values(tools), TxHashSet.toHashSet(revealed)])), ([all, revealedSet]) => {
+      const sorted = seen.sorted ?? sortAll(all)
+      const revealedNames: ReadonlySet<string> = new Set(revealedSet)
+      const next: Snapshot = {
+        ...sorted,
+        declarations: sorted.byName.filter((t) => isVisible(t, revealedNames.has(t.name), visible)),
+        hidden: new Set(sorted.byName.filter((t) => !isVisible(t, revealedNames.has(t.name), visible)).map((t) => t.name))
+      }
+      return Ref.modify(cache, (now) =>
+        [next, now.tools === seen.tools && now.reveals === seen.reveals ? { ...now, sorted, snapshot: next } : now] as const)
+    })
   })
   const declarationsNow = Effect.map(snapshot, (s) => s.declarations)
 
@@ -208,7 +216,8 @@ export const make = Effect.fnUntraced(function*<R = never>(
         outcome = { _tag: "Replaced", name: tool.name }
       }
     }
-    yield* Effect.tx(Effect.andThen(TxHashMap.set(tools, final.name, final), bump))
+    yield* TxHashMap.set(tools, final.name, final)
+    yield* bumpTools
     return outcome
   })
 
@@ -246,12 +255,15 @@ export const make = Effect.fnUntraced(function*<R = never>(
         return next
       })
       const loaded = tool.name === name ? tool : tool.withName(name)
-      yield* Effect.tx(Effect.andThen(TxHashMap.set(tools, name, loaded), bump))
+      yield* TxHashMap.set(tools, name, loaded)
+      yield* bumpTools
       return loaded
     })
   )
 
-  const ensure = Effect.fn("ToolRegistry.ensure")(function*(name: string) {
+  const ensure = Effect.fnUntraced(function*(name: string) {
+    const loaded = (yield* snapshot).byNameMap.get(name)
+    if (loaded !== undefined) return loaded
     const existing = yield* TxHashMap.get(tools, name)
     if (existing._tag === "Some") return existing.value
     if (!(yield* Ref.get(pending)).has(name)) return yield* new ToolNotRegistered({ message: unknownToolMessage(name) })
@@ -306,16 +318,17 @@ export const make = Effect.fnUntraced(function*<R = never>(
         yield* TxHashSet.add(revealed, name)
         added.push(name)
       }
-      if (added.length > 0) yield* bumpReveal
       return added
     }))
+    if (newly.length > 0) yield* bumpReveals
     if (newly.length === 0) return newly
     const publish = yield* Ref.get(publisher)
     const list = yield* declarationsNow
     yield* publish(list).pipe(
       Effect.catchCause((cause) =>
         Effect.gen(function*() {
-          yield* Effect.tx(Effect.andThen(Effect.forEach(newly, (name) => TxHashSet.remove(revealed, name), { discard: true }), bumpReveal))
+          yield* Effect.tx(Effect.forEach(newly, (name) => TxHashSet.remove(revealed, name), { discard: true }))
+          yield* bumpReveals
           const failure = Cause.findErrorOption(cause)
           return yield* (failure._tag === "Some"
             ? failure.value
@@ -329,7 +342,8 @@ export const make = Effect.fnUntraced(function*<R = never>(
 
   const clearRevealed = Effect.gen(function*() {
     const before = Array.from(yield* TxHashSet.toHashSet(revealed))
-    yield* Effect.tx(Effect.andThen(Effect.forEach(before, (name) => TxHashSet.remove(revealed, name), { discard: true }), bumpReveal))
+    yield* Effect.tx(Effect.forEach(before, (name) => TxHashSet.remove(revealed, name), { discard: true }))
+    yield* Effect.andThen(bumpReveals, Effect.void)
     if (before.length > 0) yield* emit("unrevealed", before)
   })
 
@@ -341,9 +355,9 @@ export const make = Effect.fnUntraced(function*<R = never>(
         yield* TxHashMap.remove(tools, name)
         yield* TxHashSet.remove(revealed, name)
       }
-      if (names.length > 0) yield* Effect.andThen(bump, bumpReveal)
       return names
     }))
+    if (removed.length > 0) yield* Effect.andThen(bumpTools, bumpReveals)
     if (removed.length > 0) yield* emit("removed", removed)
     return removed
   })

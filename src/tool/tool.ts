@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema, SchemaIssue } from "effect"
+import { Cause, Effect, Exit, Schema, SchemaIssue } from "effect"
 import { pathFieldsOf } from "./annotations.js"
 import { InvalidToolParams } from "./errors.js"
 import { CONCURRENCY_SAFE_KINDS, type Kind } from "./kind.js"
@@ -232,6 +232,8 @@ export type ToolFailure<T> = T extends Tool<any, any, any, infer E, infer BE> ? 
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
+const DECODE_OPTIONS = { errors: "all", onExcessProperty: "error" } as const
+
 /** Turns a Schema decoding failure into a message that names each field and its problem. @category errors */
 export const describeSchemaError = (error: Schema.SchemaError): string =>
   formatIssues(error.issue).issues.map((issue) => {
@@ -256,6 +258,7 @@ export const defineTool = <const Name extends string, P extends ToolParams, A, E
   spec: ToolSpec<Name, P, A, E, BE>
 ): Tool<Name, P, A, E, BE> => {
   const decode = Schema.decodeUnknownEffect(spec.params as unknown as Schema.Codec<P["Type"], unknown>)
+  const decodeSync = Schema.decodeUnknownExit(spec.params as unknown as Schema.Codec<P["Type"], unknown>)
   const info: ToolInfo = {
     name: spec.name,
     displayName: spec.displayName,
@@ -270,16 +273,21 @@ export const defineTool = <const Name extends string, P extends ToolParams, A, E
     pathFields: pathFieldsOf(spec.params),
     parametersJsonSchema: paramsJsonSchema(spec.params)
   }
-  const build = (args: unknown): Effect.Effect<Invocation<P["Type"], A, E>, InvalidToolParams | BE> =>
-    Effect.gen(function*() {
-      const params = yield* decode(args ?? {}, { errors: "all", onExcessProperty: "error" }).pipe(
-        Effect.mapError((error) => new InvalidToolParams({ message: describeSchemaError(error) }))
-      )
-      const problem = spec.validate?.(params)
-      if (problem !== undefined) return yield* new InvalidToolParams({ message: problem })
-      const invocation = yield* spec.invoke(params)
-      return new makeInvocation<P["Type"], A, E>(info, params, invocation)
-    })
+  const withParams = (params: P["Type"]): Effect.Effect<Invocation<P["Type"], A, E>, InvalidToolParams | BE> => {
+    const problem = spec.validate?.(params)
+    if (problem !== undefined) return Effect.fail(new InvalidToolParams({ message: problem }))
+    return Effect.map(spec.invoke(params), (invocation) => new makeInvocation<P["Type"], A, E>(info, params, invocation))
+  }
+  const invalid = (error: Schema.SchemaError) => new InvalidToolParams({ message: describeSchemaError(error) })
+  const build = (args: unknown): Effect.Effect<Invocation<P["Type"], A, E>, InvalidToolParams | BE> => {
+    // Params schemas are synchronous, so decode without a fiber on the hot path; a schema that
+    // needs effects (an async default, say) falls back to the effectful decoder.
+    const decoded = decodeSync(args ?? {}, DECODE_OPTIONS)
+    if (Exit.isSuccess(decoded)) return withParams(decoded.value)
+    const error = Cause.findErrorOption(decoded.cause)
+    if (error._tag === "Some") return Effect.fail(invalid(error.value))
+    return Effect.flatMap(Effect.mapError(decode(args ?? {}, DECODE_OPTIONS), invalid), withParams)
+  }
   return {
     ...info,
     name: spec.name,
