@@ -22,3 +22,8 @@ export { Scheduler, type BatchResult, type ToolCall, partitionByConcurrencySafet
 export * as SessionLayer from "./run/session.js"
 export { serveUntilClosed, startServer, type ServeOptions } from "./serve/server.js"
 export * as Plan from "./plan/index.js"
+export * as Mcp from "./mcp/index.js"
+export * as Shell from "./shell/index.js"
+export * as Files from "./files/index.js"
+export * as Search from "./search/index.js"
+export * as ProcessTree from "./process/index.js"

@@ -23,8 +23,9 @@ import {
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { Effect, type Scope } from "effect"
 import type { McpServerConfig } from "./config.js"
+import { KILL_GRACE_MS } from "./constants.js"
 import { McpConnectError } from "./errors.js"
-import { killProcessTree } from "./processTree.js"
+import { killProcessTree } from "../process/tree.js"
 import { BoundedStdioTransport } from "./stdioTransport.js"
 
 /** Our name and version in `initialize`. @category constants */
@@ -187,7 +188,7 @@ const connectStdio = (server: McpServerConfig & { readonly transport: { readonly
 const stopStdio = (client: Client, transport: BoundedStdioTransport) =>
   Effect.gen(function*() {
     // A server that already exited had its group signalled then; its pid may belong to someone else now.
-    if (transport.pid !== undefined && !transport.exited) yield* killProcessTree(transport.pid, { group: true })
+    if (transport.pid !== undefined && !transport.exited) yield* killProcessTree(transport.pid, { group: true, graceMs: KILL_GRACE_MS })
     yield* Effect.promise(() => client.close().catch(() => undefined))
   })
 

@@ -83,9 +83,5 @@ export const MAX_MCP_RESOURCE_TEXT_CHARS = 100_000
 /** Base64 blobs of one `read_mcp_resource` call, cumulative (reference §13.6). */
 export const MAX_MCP_RESOURCE_BLOB_CHARS = 8_000_000
 
-/** Process-tree walk limits when a stdio server is stopped (reference §9.8). */
-export const MAX_DESCENDANTS = 256
-/** Process-tree walk limits when a stdio server is stopped (reference §9.8). */
-export const MAX_DESCENDANT_DEPTH = 8
 /** A stopped stdio server gets this long after SIGTERM before SIGKILL. */
 export const KILL_GRACE_MS = 2_000

@@ -8,7 +8,8 @@
  */
 import { Context, Effect, Layer, PubSub, RcMap, Ref, type Scope, Stream } from "effect"
 import { type BudgetState, type BudgetWarning, initialBudget, refusedMessage, release, tryReserve } from "./budget.js"
-import { type McpBudgetConfig, type McpServerConfig, poolKey } from "./config.js"
+import type { McpBudgetConfig, McpServerConfig } from "./config.js"
+import { poolKey } from "./fingerprint.js"
 import { POOL_IDLE_TIME_TO_LIVE_MS } from "./constants.js"
 import { BudgetExhausted } from "./errors.js"
 import { makeUpstream, type Upstream, type UpstreamStatus } from "./upstream.js"

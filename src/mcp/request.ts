@@ -50,6 +50,39 @@ export interface RequestContext {
 /** Sends the request on a live connection; `onprogress` receives its progress notifications. @category models */
 export type RunRequest<A> = (live: LiveConnection, signal: AbortSignal, onprogress: (p: Progress) => void) => Promise<A>
 
+/** The rejection of a request that stayed silent for too long. */
+const IDLE = Symbol("idle")
+
+/**
+ * Runs `body` with an idle timer: it rejects with {@link IDLE} (and aborts the request, so the
+ * server is told to cancel it) when `touch` is not called for `ms`; 0 disables the timer.
+ */
+const withIdleTimeout = <A>(
+  outer: AbortSignal,
+  ms: number,
+  body: (signal: AbortSignal, touch: () => void) => Promise<A>
+): Promise<A> => {
+  if (ms <= 0) return body(outer, () => undefined)
+  const controller = new AbortController()
+  const forward = () => controller.abort(outer.reason)
+  outer.addEventListener("abort", forward, { once: true })
+  return new Promise<A>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const touch = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        reject(IDLE)
+        controller.abort()
+      }, ms)
+    }
+    touch()
+    body(controller.signal, touch).then(resolve, reject).finally(() => {
+      clearTimeout(timer)
+      outer.removeEventListener("abort", forward)
+    })
+  })
+}
+
 const failure = (reason: UpstreamFailure["reason"], message: string, reconnects = 0, code?: number) =>
   new UpstreamFailure({ reason, message, reconnects, ...(code !== undefined ? { code } : {}) })
 
@@ -70,28 +103,38 @@ export const runRequest = <A>(
     return Effect.gen(function*() {
       let reconnects = 0
       for (;;) {
-        // Progress goes to a deliverer fiber (in order); the idle watch only needs to see activity.
-        const progress = yield* Queue.unbounded<Progress | null>()
-        const activity = yield* Queue.sliding<void>(1)
         const attempt = Effect.gen(function*() {
           const { live, generation } = yield* context.ensureLive.pipe(
             Effect.mapError((e) => failure("unreachable", e.message, reconnects))
           )
           lastGeneration = generation
-          const deliverer = yield* Effect.forkChild(Effect.gen(function*() {
-            for (;;) {
-              const next = yield* Queue.take(progress)
-              if (next === null) return
-              if (opts.onProgress) yield* opts.onProgress(next)
-            }
-          }))
-          const call = Effect.tryPromise({
+          // Progress goes to a deliverer fiber, in order; there is none when nobody listens.
+          const onProgress = opts.onProgress
+          const progress = onProgress ? yield* Queue.unbounded<Progress | null>() : undefined
+          const deliverer = progress && onProgress
+            ? yield* Effect.forkChild(Effect.gen(function*() {
+              for (;;) {
+                const next = yield* Queue.take(progress)
+                if (next === null) return
+                yield* onProgress(next)
+              }
+            }))
+            : undefined
+          const result = yield* Effect.tryPromise({
             try: (signal) =>
-              run(live, signal, (p) => {
-                Queue.offerUnsafe(progress, p)
-                Queue.offerUnsafe(activity, undefined)
-              }),
+              withIdleTimeout(signal, opts.idleTimeoutMs, (idleSignal, touch) =>
+                run(live, idleSignal, (p) => {
+                  touch()
+                  if (progress) Queue.offerUnsafe(progress, p)
+                })),
             catch: (error) => {
+              if (error === IDLE) {
+                return failure(
+                  "idle_timeout",
+                  `MCP tool '${label}' on server '${serverName}' did not respond within ${opts.idleTimeoutMs}ms idle timeout`,
+                  reconnects
+                )
+              }
               const c = classifyFailure(error)
               if (c._tag === "ConnectionLost" || live.isClosed()) {
                 return failure("connection_lost", live.closeReason() ?? c.message, reconnects)
@@ -101,18 +144,11 @@ export const runRequest = <A>(
                 : failure("other", c.message, reconnects)
             }
           })
-          const idle = failure(
-            "idle_timeout",
-            `MCP tool '${label}' on server '${serverName}' did not respond within ${opts.idleTimeoutMs}ms idle timeout`,
-            reconnects
-          )
-          const watch = opts.idleTimeoutMs > 0
-            ? Effect.forever(Queue.take(activity).pipe(Effect.timeoutOrElse({ duration: opts.idleTimeoutMs, orElse: () => Effect.fail(idle) })))
-            : Effect.never
-          const result = yield* Effect.raceFirst(call, watch)
           // Progress that arrived with the result is delivered before it returns.
-          Queue.offerUnsafe(progress, null)
-          yield* Fiber.join(deliverer)
+          if (progress && deliverer) {
+            Queue.offerUnsafe(progress, null)
+            yield* Fiber.join(deliverer)
+          }
           return result
         })
         const exit = yield* Effect.exit(attempt)

@@ -72,9 +72,10 @@ export const syncTools = Effect.fnUntraced(function*(context: SyncContext, catal
   // The registry removes a server's tools as a whole (with their reveal marks, so a tool that comes
   // back is hidden again); tools that stay are registered again and keep their reveal.
   const keptRevealed: Array<string> = []
+  const byName = new Map((yield* registry.tools).map((t) => [t.name, t]))
   for (const [source, entry] of registered) {
     if (!desired.has(source)) continue
-    const tool = (yield* registry.tools).find((t) => t.name === entry.name)
+    const tool = byName.get(entry.name)
     if (tool && tool.shouldDefer && !tool.alwaysLoad && !(yield* registry.isDeferredAndHidden(entry.name))) keptRevealed.push(source)
   }
   yield* registry.removeByServer(server.name)

@@ -7,13 +7,13 @@
  * @since 0.1.0
  */
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { mcpToolName } from "../registry/search/mcpNames.js"
-import { ExecutionTimeout, InvalidToolParams, McpToolError } from "../tool/errors.js"
+import { ExecutionTimeout, McpToolError } from "../tool/errors.js"
 import { Kind } from "../tool/kind.js"
 import type { ConfirmationDetails } from "../tool/permission.js"
 import type { ToolResult } from "../tool/result.js"
-import { type ExecuteContext, Invocation, type InvocationSpec, type Tool, type ToolInfo } from "../tool/tool.js"
+import { defineJsonSchemaTool, type ExecuteContext, type JsonSchemaTool } from "../tool/tool.js"
 import { isAlwaysLoaded, type McpServerConfig } from "./config.js"
 import { MCP_TOOL_MAX_OUTPUT_CHARS } from "./constants.js"
 import { type McpCallData, toToolResult } from "./content.js"
@@ -27,14 +27,7 @@ export type McpCallError = McpToolError | ExecutionTimeout
 export type SchemaValidatorProvider = jsonSchemaValidator
 
 /** An upstream tool. @category models */
-export type McpTool = Tool<string, typeof NoParams, McpCallData, McpCallError, never>
-
-/** MCP tools take JSON Schema params; this empty struct only fills the typed slot. */
-const NoParams = Schema.Struct({})
-
-// Invocations are made by `Tool.build`; a JSON-Schema tool builds its own, the way `defineTool` does.
-type InvocationConstructor = new<P, A, E>(tool: ToolInfo, params: P, spec: InvocationSpec<A, E>) => Invocation<P, A, E>
-const newInvocation = Invocation as unknown as InvocationConstructor
+export type McpTool = JsonSchemaTool<string, McpCallData, McpCallError, never>
 
 /** Everything an upstream tool is made from. @category models */
 export interface McpToolOptions {
@@ -98,20 +91,7 @@ export const makeMcpTool = (options: McpToolOptions): McpTool => {
   const { server, tool, upstream } = options
   const name = options.name ?? mcpToolName(server.name, tool.name)
   const readOnly = tool.annotations?.readOnlyHint === true
-  const info: ToolInfo = {
-    name,
-    displayName: `${tool.name} (${server.name} MCP Server)`,
-    description: tool.description,
-    kind: readOnly ? Kind.Read : Kind.Other,
-    shouldDefer: true,
-    alwaysLoad: isAlwaysLoaded(server, tool.name),
-    searchHint: [`mcp ${server.name}`, tool.title, server.description?.slice(0, 120)].filter(Boolean).join(" "),
-    maxOutputChars: MCP_TOOL_MAX_OUTPUT_CHARS,
-    truncateKeep: "both",
-    serverName: server.name,
-    pathFields: [],
-    parametersJsonSchema: tool.inputSchema
-  }
+  const displayName = `${tool.name} (${server.name} MCP Server)`
   let validate: ((input: unknown) => string | undefined) | undefined
   const validator = Effect.gen(function*() {
     if (validate) return validate
@@ -133,12 +113,12 @@ export const makeMcpTool = (options: McpToolOptions): McpTool => {
     title: "Confirm MCP Tool Execution",
     serverName: server.name,
     toolName: tool.name,
-    toolDisplayName: info.displayName
+    toolDisplayName: displayName
   }
   const resendAfterLoss = readOnly || tool.annotations?.idempotentHint === true
 
-  const execute = (args: Record<string, unknown>, context: ExecuteContext): Effect.Effect<ToolResult<McpCallData>, McpCallError> =>
-    upstream.callTool(tool.name, args, {
+  const execute = (args: Readonly<Record<string, unknown>>, context: ExecuteContext): Effect.Effect<ToolResult<McpCallData>, McpCallError> =>
+    upstream.callTool(tool.name, args as Record<string, unknown>, {
       timeoutMs: server.timeoutMs,
       idleTimeoutMs: server.idleTimeoutMs,
       resendAfterLoss,
@@ -146,36 +126,32 @@ export const makeMcpTool = (options: McpToolOptions): McpTool => {
     }).pipe(
       Effect.mapError((f) => toCallError(server.name, tool.name, f)),
       Effect.flatMap((result) => {
-        const mapped = toToolResult(server.name, tool.name, args, result)
+        const mapped = toToolResult(server.name, tool.name, args as Record<string, unknown>, result)
         return mapped instanceof McpToolError ? Effect.fail(mapped) : Effect.succeed(mapped)
       })
     )
 
-  const build = (raw: unknown) =>
-    Effect.gen(function*() {
-      const args = raw ?? {}
-      if (typeof args !== "object" || Array.isArray(args)) {
-        return yield* new InvalidToolParams({ message: `params: must be an object, got ${JSON.stringify(args)}` })
-      }
-      const problem = (yield* validator)(args)
-      if (problem !== undefined) return yield* new InvalidToolParams({ message: problem })
-      const params = args as Record<string, unknown>
-      const json = JSON.stringify(params)
-      return new newInvocation<Record<string, unknown>, McpCallData, McpCallError>(info, params, {
-        description: json.length > 300 ? `${json.slice(0, 299)}…` : json,
-        defaultPermission: Effect.succeed(server.trust ? "allow" : "ask"),
-        confirmation: Effect.succeed(confirmation),
-        execute: (context) => execute(params, context)
-      })
-    })
-
-  return {
-    ...info,
+  return defineJsonSchemaTool({
     name,
-    params: NoParams,
-    toAutoClassifierInput: () => "",
-    build: build as McpTool["build"],
-    call: (params, context) => Effect.flatMap(build(params), (invocation) => invocation.execute(context)),
-    withName: (renamed) => makeMcpTool({ ...options, name: renamed })
-  }
+    displayName,
+    description: tool.description,
+    kind: readOnly ? Kind.Read : Kind.Other,
+    shouldDefer: true,
+    alwaysLoad: isAlwaysLoaded(server, tool.name),
+    searchHint: [`mcp ${server.name}`, tool.title, server.description?.slice(0, 120)].filter(Boolean).join(" "),
+    maxOutputChars: MCP_TOOL_MAX_OUTPUT_CHARS,
+    truncateKeep: "both",
+    serverName: server.name,
+    parametersJsonSchema: tool.inputSchema,
+    validateArgs: (args) => Effect.map(validator, (check) => check(args)),
+    invoke: (params) => {
+      const json = JSON.stringify(params)
+      return Effect.succeed({
+        description: json.length > 300 ? `${json.slice(0, 299)}…` : json,
+        defaultPermission: Effect.succeed(server.trust ? "allow" as const : "ask" as const),
+        confirmation: Effect.succeed(confirmation),
+        execute: (context: ExecuteContext) => execute(params, context)
+      })
+    }
+  })
 }

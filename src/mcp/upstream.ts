@@ -14,7 +14,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Exit, FiberSet, Option, PubSub, Queue, Ref, Scope, Semaphore, Stream } from "effect"
 import type { McpServerConfig } from "./config.js"
-import { poolKey } from "./config.js"
+import { poolKey } from "./fingerprint.js"
 import { HEALTH_PING_TIMEOUT_MS, LIST_CHANGED_DEBOUNCE_MS } from "./constants.js"
 import { classifyFailure, connect, type LiveConnection, type TransportKind, type UpstreamNotice } from "./connection.js"
 import { type Catalog, discover } from "./discovery.js"

@@ -34,6 +34,16 @@ export const builtinFactories: ReadonlyArray<ToolFactory<SessionServices>> = [
     name: "notebook_edit",
     load: Effect.flatMap(Effect.promise(() => import("../files/notebookEdit.js")), (m) => m.makeNotebookEdit)
   },
+  // search: file contents (four grep backends), file names, one directory
+  {
+    name: "grep_search",
+    load: Effect.flatMap(Effect.promise(() => import("../search/tools/grepTool.js")), (m) => m.makeGrepSearch)
+  },
+  { name: "glob", load: Effect.flatMap(Effect.promise(() => import("../search/tools/globTool.js")), (m) => m.makeGlob) },
+  {
+    name: "list_directory",
+    load: Effect.flatMap(Effect.promise(() => import("../search/tools/listDirectoryTool.js")), (m) => m.makeListDirectory)
+  },
   // plan: todo list, task board, questions to the user
   { name: "todo_write", load: Effect.flatMap(Effect.promise(() => import("../plan/todoWrite.js")), (m) => m.makeTodoWrite) },
   { name: "task_create", load: Effect.flatMap(Effect.promise(() => import("../plan/taskCreate.js")), (m) => m.makeTaskCreate) },

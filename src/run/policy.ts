@@ -36,6 +36,11 @@ export interface PolicyInput {
   readonly paths: ReadonlyArray<string>
   /** What the tool exposes for matching when it has no path params (the shell's command). */
   readonly subject: string
+  /**
+   * The parts of the subject (the shell's simple commands): an allow rule must match every part,
+   * an ask or deny rule any part (or the whole subject).
+   */
+  readonly subjects?: ReadonlyArray<string> | undefined
 }
 
 /** The policy's answer, with the reason when it is not the default. @category models */
@@ -74,7 +79,9 @@ export const ruleMatches = (rule: PermissionRule, input: PolicyInput, root: stri
       return matchesGlob(specifier, abs, true) || (!rel.startsWith("..") && matchesGlob(specifier, rel, true))
     })
   }
-  return matchesGlob(specifier, input.subject, false)
+  const parts = input.subjects !== undefined && input.subjects.length > 0 ? input.subjects : [input.subject]
+  if (rule.decision === "allow") return parts.every((part) => matchesGlob(specifier, part, false))
+  return matchesGlob(specifier, input.subject, false) || parts.some((part) => matchesGlob(specifier, part, false))
 }
 
 /**

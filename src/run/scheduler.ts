@@ -146,7 +146,13 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     const permission = yield* Effect.exit(invocation.defaultPermission)
     if (Exit.isFailure(permission)) return fail(toToolError(permission.cause), paths)
     const decision = decide(
-      { tool: invocation.tool, defaultPermission: permission.value, paths, subject: tool.success.toAutoClassifierInput(invocation.params) },
+      {
+        tool: invocation.tool,
+        defaultPermission: permission.value,
+        paths,
+        subject: tool.success.toAutoClassifierInput(invocation.params),
+        subjects: invocation.ruleSubjects
+      },
       { mode: yield* Ref.get(mode), rules, root: workspace.primaryRoot }
     )
     if (decision.permission === "deny") {

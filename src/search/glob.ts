@@ -81,10 +81,10 @@ const isFileEntry = (entry: fg.Entry): boolean => {
   return fsSync.statSync(entry.path, { throwIfNoEntry: false })?.isFile() === true
 }
 
-/** True when no ignore rule hides `p` (paths outside the root have no rules). */
+/** True when `p` lies below the root and no ignore rule hides it. */
 const visibleIn = (tree: IgnoreTree, root: string, p: string): Promise<boolean> =>
   !isWithin(p, root) || p === root
-    ? Promise.resolve(true)
+    ? Promise.resolve(false)
     : tree.reasonFor(path.relative(root, p).split(path.sep).join("/"), false).then((reason) => reason === undefined)
 
 /** Collects up to `limit` matching files under one root (`hitLimit` when more exist). */
@@ -94,27 +94,44 @@ const globInRoot = Effect.fn("glob.root")(function*(root: string, pattern: strin
   const literal = yield* Effect.promise(() => fs.access(path.join(root, pattern)).then(() => true, () => false))
   const effective = literal ? fg.escapePath(pattern) : pattern
   const collected = yield* Effect.callback<{ paths: Array<string>; hitLimit: boolean }, GlobExecutionError>((resume) => {
-    const stream = fg.stream(effective, {
-      cwd: root, absolute: true, dot: true, caseSensitiveMatch: false, followSymbolicLinks: false,
-      onlyFiles: false, objectMode: true, suppressErrors: true, fs: { readdir: prunedReaddir(tree) as never }
-    }) as Readable
+    const failed = (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error)
+      return new GlobExecutionError({ message: `Error during glob search operation: ${message}`, display: `Error: ${message}` })
+    }
+    let stream: Readable
+    try {
+      // fast-glob throws synchronously on some patterns (over 65,536 characters, say)
+      stream = fg.stream(effective, {
+        cwd: root, absolute: true, dot: true, caseSensitiveMatch: false, followSymbolicLinks: false,
+        onlyFiles: false, objectMode: true, suppressErrors: true, fs: { readdir: prunedReaddir(tree) as never }
+      }) as Readable
+    } catch (error) {
+      resume(Effect.fail(failed(error)))
+      return
+    }
     const paths: Array<string> = []
-    let hitLimit = false
+    let settled = false
+    const settle = (effect: Effect.Effect<{ paths: Array<string>; hitLimit: boolean }, GlobExecutionError>) => {
+      if (settled) return
+      settled = true
+      resume(effect)
+    }
     stream.on("data", (entry: fg.Entry) => {
-      if (hitLimit || !isFileEntry(entry)) return
+      // a pattern with `..` or an absolute path can name files outside the root: never report them
+      if (settled || !isWithin(entry.path, root) || !isFileEntry(entry)) return
       if (paths.length >= limit) {
-        hitLimit = true
         stream.destroy()
-        resume(Effect.succeed({ paths, hitLimit }))
+        settle(Effect.succeed({ paths, hitLimit: true }))
         return
       }
       paths.push(entry.path)
     })
-    stream.on("error", (error: Error) => {
-      resume(Effect.fail(new GlobExecutionError({ message: `Error during glob search operation: ${error.message}`, display: `Error: ${error.message}` })))
+    stream.on("error", (error: Error) => settle(Effect.fail(failed(error))))
+    stream.on("end", () => settle(Effect.succeed({ paths, hitLimit: false })))
+    return Effect.sync(() => {
+      settled = true
+      stream.destroy()
     })
-    stream.on("end", () => resume(Effect.succeed({ paths, hitLimit })))
-    return Effect.sync(() => stream.destroy())
   })
   const visible = yield* Effect.forEach(collected.paths, (p) => Effect.promise(() => visibleIn(tree, root, p)), { concurrency: 16 })
   return { paths: collected.paths.filter((_, i) => visible[i]), hitLimit: collected.hitLimit }

@@ -4,6 +4,7 @@
  * Inputs are plain objects with absolute paths already resolved inside the workspace; the tool
  * layer wraps these functions. Grep has four interchangeable backends (ripgrep, git grep,
  * system grep, JS) that return identical results; `selectGrepBackend` picks one at run time.
+ * The tools themselves (`makeGrepSearch`, `makeGlob`, `makeListDirectory`) are in `./tools/`.
  *
  * @since 0.1.0
  */
@@ -49,3 +50,20 @@ export {
   matchesIgnoreGlob
 } from "./listDirectory.js"
 export { compileGrepPattern, type CompiledPattern, validateGrepPattern } from "./regex/compile.js"
+export {
+  GREP_BACKEND_CHOICES,
+  GREP_BACKEND_ENV_VAR,
+  type GrepBackendChoice,
+  grepBackendChoice
+} from "./tools/backend.js"
+export { type GlobData, GlobParams, makeGlob } from "./tools/globTool.js"
+export { lineRuns, recordGrepReads } from "./tools/grepReads.js"
+export {
+  type GrepSearchData,
+  GrepSearchParams,
+  type GrepSearchToolOptions,
+  makeGrepSearch,
+  makeGrepSearchTool
+} from "./tools/grepTool.js"
+export { type ListDirectoryData, ListDirectoryParams, makeListDirectory } from "./tools/listDirectoryTool.js"
+export { cleanPathInput } from "./tools/paths.js"

@@ -94,15 +94,13 @@ export const probeExitCode = (command: string, args: ReadonlyArray<string>, cwd:
     Effect.catch(() => Effect.succeed(undefined))
   )
 
-/** The environment for search processes: a UTF-8 locale and no user configuration that changes output. @category processes */
+/** The environment for search processes: a UTF-8 locale, no ripgrep config file, no grep colour/options variables. @category processes */
 export const searchEnv = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" }
   delete env.RIPGREP_CONFIG_PATH
   delete env.GREP_OPTIONS
   delete env.GREP_COLOR
   delete env.GREP_COLORS
-  env.GIT_CONFIG_NOSYSTEM = "1"
-  env.GIT_CONFIG_GLOBAL = "/dev/null"
   env.GIT_PAGER = "cat"
   return env
 }

@@ -22,7 +22,7 @@ export const approvalMessage = (request: ApprovalRequest): string => {
       return `${head}\n\n${diff}`
     }
     case "exec":
-      return `${head}\n\n$ ${d.command}`
+      return `${head}\n\n$ ${d.command}${(d.warnings ?? []).map((w) => `\n⚠ ${w}`).join("")}`
     case "mcp":
       return `${head}\n\nTool ${d.toolName} on MCP server ${d.serverName}`
     case "info":

@@ -17,6 +17,7 @@ import { buildDeferredToolsReminder } from "../registry/search/reminder.js"
 import { PublishFailed, ToolRegistry } from "../registry/registry.js"
 import { Approver } from "../run/approver.js"
 import { Scheduler } from "../run/scheduler.js"
+import { BackgroundShells } from "../shell/index.js"
 import * as SessionLayer from "../run/session.js"
 import { toMcp } from "../tool/declarations.js"
 import type { ConfirmationOutcome } from "../tool/permission.js"
@@ -69,7 +70,7 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   const summary = yield* registry.deferredSummary
   const instructions = instructionsFor(buildDeferredToolsReminder(summary), yield* gateway.instructionsReminder)
   const mcp = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, ...gatewayCapabilities(gateway) },
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {}, ...gatewayCapabilities(gateway) },
     instructions,
     debouncedNotificationMethods: ["notifications/tools/list_changed", "notifications/prompts/list_changed"]
   })
@@ -107,6 +108,16 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   yield* changes.pipe(
     Stream.filter((change) => change.reason !== "revealed"),
     Stream.runForEach(() => notify.pipe(Effect.ignore)),
+    Effect.forkScoped
+  )
+
+  // Background shells finishing: MCP log messages, so the host (and its model) hear of it.
+  yield* Context.get(context, BackgroundShells).notifications.pipe(
+    Stream.runForEach((n) =>
+      Effect.ignore(Effect.tryPromise(() =>
+        mcp.sendLoggingMessage({ level: n.status === "completed" ? "info" : "warning", logger: "toolwright/background", data: n.text })
+      ))
+    ),
     Effect.forkScoped
   )
 

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Context } from "effect"
-import { DEFAULT_KILL_GRACE_MS } from "./processTree.js"
+import { DEFAULT_KILL_GRACE_MS } from "../process/tree.js"
 import { DEFAULT_SCREEN_SIZE, type ScreenSize } from "./screen.js"
 
 /** Default foreground timeout (§9.4). @category constants */

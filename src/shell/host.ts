@@ -18,7 +18,7 @@ import { Session } from "../session/session.js"
 import type { LiveOutput } from "../tool/tool.js"
 import { type CaptureLimits, type CapturedOutput, OutputCapture } from "./capture.js"
 import { ShellConfig, type ShellSettings } from "./config.js"
-import { findTaggedPids, killProcessTree, PROCESS_TAG_VARIABLE, signalPids } from "./processTree.js"
+import { findTaggedPids, killProcessTree, PROCESS_TAG_VARIABLE, signalPids } from "../process/tree.js"
 import { Screen } from "./screen.js"
 import { type Backend, type ExitInfo, loadNodePty, spawnPiped, spawnPty, type Spawned } from "./spawn.js"
 

@@ -33,6 +33,6 @@ export { getCommandRoots, hasCommandSubstitution, isShellExitError, stripShellWr
 /** The read-only proof behind the default `allow`, and its program list. */
 export { isReadOnlyCommand, READ_ONLY_PROGRAMS } from "./readOnly.js"
 /** Process trees: list descendants, kill a whole tree. */
-export { killProcessTree, listDescendantPids, walkDescendants } from "./processTree.js"
+export { killProcessTree, listDescendantPids, walkDescendants } from "../process/index.js"
 /** The session-scoped shell services as one Layer. */
 export { layer, type ShellServices } from "./layer.js"

@@ -17,6 +17,7 @@ import { BackgroundShells } from "./background.js"
 import {
   endsWithBareAmpersand,
   getCommandRoots,
+  permissionSubjects,
   hasCommandSubstitution,
   stripTrailingAmpersand
 } from "./commands.js"
@@ -177,11 +178,13 @@ export const makeRunShellCommand = Effect.gen(function*() {
           defaultPermission: Effect.succeed(readOnly ? "allow" as const : "ask" as const),
           confirmation: Effect.succeed({
             type: "exec" as const,
-            title: substitution ? `Confirm Shell Command (${SUBSTITUTION_WARNING})` : "Confirm Shell Command",
+            title: "Confirm Shell Command",
+            ...(substitution ? { warnings: [SUBSTITUTION_WARNING] } : {}),
             command: p.command,
             rootCommand: (roots.length > 0 ? roots : getCommandRoots(p.command)).join(", ")
           }),
           concurrencySafe: readOnly && !isBackground,
+          ruleSubjects: permissionSubjects(p.command),
           execute: ({ onOutput }) => {
             if (isBackground) {
               return background.start({ command: stripTrailingAmpersand(p.command), cwd }).pipe(

@@ -24,6 +24,8 @@ export interface ExecConfirmation {
   readonly title: string
   readonly command: string
   readonly rootCommand: string
+  /** What a person should know before approving (e.g. the command substitutes commands). */
+  readonly warnings?: ReadonlyArray<string> | undefined
 }
 
 /** A call to an upstream MCP tool. @category models */

@@ -87,6 +87,12 @@ export interface InvocationSpec<A, E> {
   /** Whether this call may run in parallel with its neighbours. Default: by Kind (Read, Search, Fetch). */
   readonly concurrencySafe?: boolean | undefined
   /**
+   * The parts a permission rule's specifier is matched against, for tools without path params
+   * (the shell's simple commands). An allow rule must match every part; an ask or deny rule any
+   * part. Default: the classifier input as one part.
+   */
+  readonly ruleSubjects?: ReadonlyArray<string> | undefined
+  /**
    * The call exists to ask the user (`ask_user_question`): the approver is asked in every approval
    * mode, even when rules, the mode or an earlier "always" allow the call, and its answer, a
    * decline included, reaches `execute` as `context.confirmation` instead of cancelling the call.
@@ -151,6 +157,10 @@ export class Invocation<P = unknown, A = unknown, E = unknown> {
   get confirmation(): Effect.Effect<ConfirmationDetails, E> {
     return this.#spec.confirmation ??
       Effect.succeed({ type: "info", title: `Confirm ${this.tool.displayName}`, prompt: this.#spec.description })
+  }
+  /** The parts permission rules are matched against (see {@link InvocationSpec.ruleSubjects}). */
+  get ruleSubjects(): ReadonlyArray<string> | undefined {
+    return this.#spec.ruleSubjects
   }
   /** Whether this call may run in parallel with its neighbours. */
   get concurrencySafe(): boolean {
@@ -296,5 +306,77 @@ export const defineTool = <const Name extends string, P extends ToolParams, A, E
     build,
     call: (params, context) => Effect.flatMap(build(params), (invocation) => invocation.execute(context)),
     withName: (name) => defineTool({ ...spec, name })
+  }
+}
+
+/** The params slot of a JSON-Schema tool: any object (its own validator checks it). @category schemas */
+export const JsonSchemaParams = Schema.Struct({})
+
+/** A tool whose params are described by a JSON Schema (an MCP server's tool, say). @category models */
+export type JsonSchemaTool<Name extends string, A, E, BE> = Tool<Name, typeof JsonSchemaParams, A, E, BE>
+
+/**
+ * Everything needed to define a tool whose params come as a JSON Schema instead of an Effect
+ * Schema: the schema is passed to models unchanged, and `validateArgs` checks raw arguments.
+ *
+ * @category models
+ */
+export interface JsonSchemaToolSpec<Name extends string, A, E, BE>
+  extends Omit<ToolSpec<Name, typeof JsonSchemaParams, A, E, BE>, "params" | "validate" | "invoke" | "toAutoClassifierInput">
+{
+  readonly parametersJsonSchema: JsonSchemaObject
+  /** Checks the arguments; returns a message naming the field and the problem, or undefined. */
+  readonly validateArgs: (args: Readonly<Record<string, unknown>>) => Effect.Effect<string | undefined>
+  /** Keys of the arguments that are paths. */
+  readonly pathFields?: ReadonlyArray<string> | undefined
+  readonly toAutoClassifierInput?: ((args: Readonly<Record<string, unknown>>) => string) | undefined
+  readonly invoke: (args: Readonly<Record<string, unknown>>) => Effect.Effect<InvocationSpec<A, E>, BE>
+}
+
+/**
+ * Defines a tool from a JSON Schema. Like {@link defineTool}, `build` is the only way to an
+ * invocation: arguments must be an object and pass `validateArgs` first.
+ *
+ * @category constructors
+ */
+export const defineJsonSchemaTool = <const Name extends string, A, E, BE = never>(
+  spec: JsonSchemaToolSpec<Name, A, E, BE>
+): JsonSchemaTool<Name, A, E, BE> => {
+  const info: ToolInfo = {
+    name: spec.name,
+    displayName: spec.displayName,
+    description: spec.description,
+    kind: spec.kind,
+    shouldDefer: spec.shouldDefer ?? false,
+    alwaysLoad: spec.alwaysLoad ?? false,
+    searchHint: spec.searchHint,
+    maxOutputChars: spec.maxOutputChars,
+    truncateKeep: spec.truncateKeep ?? "both",
+    serverName: spec.serverName,
+    pathFields: spec.pathFields ?? [],
+    parametersJsonSchema: spec.parametersJsonSchema
+  }
+  type Args = Readonly<Record<string, unknown>>
+  const build = (raw: unknown): Effect.Effect<Invocation<Args, A, E>, InvalidToolParams | BE> => {
+    const args = raw ?? {}
+    if (typeof args !== "object" || Array.isArray(args)) {
+      return Effect.fail(new InvalidToolParams({ message: `params: must be an object, got ${JSON.stringify(args)}` }))
+    }
+    return Effect.flatMap(
+      spec.validateArgs(args as Args),
+      (problem): Effect.Effect<Invocation<Args, A, E>, InvalidToolParams | BE> =>
+        problem !== undefined
+          ? Effect.fail(new InvalidToolParams({ message: problem }))
+          : Effect.map(spec.invoke(args as Args), (invocation) => new makeInvocation<Args, A, E>(info, args as Args, invocation))
+    )
+  }
+  return {
+    ...info,
+    name: spec.name,
+    params: JsonSchemaParams,
+    toAutoClassifierInput: (params) => spec.toAutoClassifierInput?.(params as Args) ?? "",
+    build,
+    call: (params, context) => Effect.flatMap(build(params), (invocation) => invocation.execute(context)),
+    withName: (name) => defineJsonSchemaTool({ ...spec, name })
   }
 }

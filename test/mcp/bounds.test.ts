@@ -10,7 +10,7 @@ import {
   MAX_TOOL_SCHEMA_CHARS,
   MAX_TOOLS_PER_SERVER
 } from "../../src/mcp/constants.js"
-import { isAlive, killProcessTree } from "../../src/mcp/processTree.js"
+import { isAlive, killProcessTree } from "../../src/process/tree.js"
 import { BoundedStdioTransport } from "../../src/mcp/stdioTransport.js"
 import { makeUpstream } from "../../src/mcp/upstream.js"
 import { decodeServer, eventually, fixtureEntry } from "./support.js"

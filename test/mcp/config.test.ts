@@ -2,14 +2,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import {
-  expandEnvReferences,
-  fingerprint,
-  isAlwaysLoaded,
-  loadMcpConfigFile,
-  parseMcpConfig,
-  poolKey
-} from "../../src/mcp/config.js"
+import { expandEnvReferences, isAlwaysLoaded, loadMcpConfigFile, parseMcpConfig } from "../../src/mcp/config.js"
+import { fingerprint, poolKey } from "../../src/mcp/fingerprint.js"
 import {
   DEFAULT_MCP_TOOL_IDLE_TIMEOUT_MS,
   DEFAULT_MCP_TOOL_TIMEOUT_MS,

@@ -7,7 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Queue } from "effect"
 import { ADDED_MCP_TOOLS_INTRO } from "../../src/registry/search/reminder.js"
 import { cliPath, tempDir } from "../support/serve.js"
-import { isAlive } from "../../src/mcp/processTree.js"
+import { isAlive } from "../../src/process/tree.js"
 import { eventually, everythingEntry, fixtureEntry, readLog } from "./support.js"
 
 type Content = Array<{ type: string; text?: string }>

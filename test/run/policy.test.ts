@@ -89,3 +89,19 @@ describe("decide", () => {
     assert.strictEqual(decide(shell("make"), { mode: "auto-edit", rules: [] }).permission, "ask")
   })
 })
+
+describe("compound shell commands", () => {
+  const compound = (subject: string, subjects: ReadonlyArray<string>): PolicyInput => ({ ...shell(subject), subjects })
+  it("an allow rule must match every simple command; deny and ask fire on any", () => {
+    const allowStatus: PermissionRule = { decision: "allow", pattern: "run_shell_command(git status*)" }
+    assert.isTrue(ruleMatches(allowStatus, compound("git status && git status -s", ["git status", "git status -s"]), root))
+    assert.isFalse(ruleMatches(allowStatus, compound("git status; rm -rf ~", ["git status", "rm -rf ~"]), root))
+    assert.strictEqual(
+      decide(compound("git status; rm -rf ~", ["git status", "rm -rf ~"]), { mode: "default", rules: [allowStatus] }).permission,
+      "ask"
+    )
+    const denyRm: PermissionRule = { decision: "deny", pattern: "run_shell_command(rm *)" }
+    assert.isTrue(ruleMatches(denyRm, compound("ls && rm -rf build", ["ls", "rm -rf build"]), root))
+    assert.strictEqual(decide(compound("ls && rm -rf build", ["ls", "rm -rf build"]), { mode: "yolo", rules: [denyRm] }).permission, "deny")
+  })
+})

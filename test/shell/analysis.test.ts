@@ -193,3 +193,14 @@ describe("command structure", () => {
     )
   })
 })
+
+describe("permissionSubjects", () => {
+  it("splits a command line into its simple commands and substitutions", async () => {
+    const { permissionSubjects, UNPARSABLE_SUBJECT } = await import("../../src/shell/commands.js")
+    assert.deepStrictEqual(permissionSubjects("git status; rm -rf ~"), ["git status", "rm -rf ~"])
+    assert.deepStrictEqual(permissionSubjects("ls | grep x && echo done"), ["ls", "grep x", "echo done"])
+    assert.deepStrictEqual(permissionSubjects("bash -c 'git log | head'"), ["git log", "head"])
+    assert.includeMembers([...permissionSubjects("git log $(rm -rf /)")], ["rm -rf /"])
+    assert.deepStrictEqual(permissionSubjects("echo 'unterminated"), [UNPARSABLE_SUBJECT])
+  })
+})

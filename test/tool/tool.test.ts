@@ -3,6 +3,7 @@ import { Effect, Exit, Schema } from "effect"
 import {
   CONCURRENCY_SAFE_KINDS,
   declarations,
+  defineJsonSchemaTool,
   defineTool,
   InvalidToolParams,
   Kind,
@@ -142,3 +143,26 @@ describe("declarations", () => {
 
 import { expect } from "vitest"
 const expectSnapshot = (text: string, file: string) => expect(text).toMatchFileSnapshot(`./__snapshots__/${file}`)
+
+describe("defineJsonSchemaTool", () => {
+  const upstreamLike = defineJsonSchemaTool({
+    name: "json_tool",
+    displayName: "JsonTool",
+    description: "params described by a JSON Schema",
+    kind: Kind.Other,
+    parametersJsonSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+    validateArgs: (args) => Effect.succeed(typeof args["n"] === "number" ? undefined : "params.n: must be number"),
+    invoke: (args) => Effect.succeed({ description: `n=${String(args["n"])}`, execute: () => Effect.succeed(textResult(`got ${String(args["n"])}`)) })
+  })
+
+  it.effect("passes the schema through unchanged and validates raw arguments before anything runs", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(declarations([upstreamLike], "anthropic")[0]!.input_schema, upstreamLike.parametersJsonSchema)
+      assert.strictEqual((yield* Effect.flip(upstreamLike.build([1]))).message, "params: must be an object, got [1]")
+      assert.strictEqual((yield* Effect.flip(upstreamLike.build({ n: "x" }))).message, "params.n: must be number")
+      const invocation = yield* upstreamLike.build({ n: 2 })
+      assert.strictEqual(invocation.description, "n=2")
+      assert.deepStrictEqual((yield* invocation.execute()).llmContent, [{ type: "text", text: "got 2" }])
+      assert.strictEqual(upstreamLike.withName("renamed").name, "renamed")
+    }))
+})

@@ -47,19 +47,19 @@ export const makeRawMatches = (keep: number): RawMatches => ({ keep, files: new 
 export const makeSearchContext = Effect.fn("grep.context")(function*(request: GrepRequest) {
   const compiled = compileGrepPattern(request.pattern)
   if (!compiled.ok) return yield* new GrepExecutionError({ message: compiled.message })
+  const root = path.resolve(request.root)
   const stat = yield* Effect.tryPromise({
-    try: () => fs.stat(request.root),
+    try: () => fs.stat(root),
     catch: (e) => new GrepExecutionError({ message: `Path does not exist: ${request.root} (${String(e)})` })
   })
   const isFile = !stat.isDirectory()
-  const root = path.resolve(request.root)
   const dir = isFile ? path.dirname(root) : root
   const tree = yield* Effect.promise(() => makeIgnoreTree(dir, request.ignore))
   const context: SearchContext = {
     request: { ...request, root },
     compiled: compiled.value,
     dir,
-    fileName: isFile ? path.basename(request.root) : undefined,
+    fileName: isFile ? path.basename(root) : undefined,
     tree,
     glob: request.glob === undefined || request.glob === "" ? undefined : compilePathGlob(request.glob),
     keep: Math.min(request.limit ?? Infinity, TRUNCATE_TOOL_OUTPUT_LINES)

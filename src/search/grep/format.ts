@@ -27,6 +27,8 @@ export interface SearchOutput {
   readonly resultFilePaths: ReadonlyArray<string>
   /** True when lines or characters were cut. */
   readonly truncated: boolean
+  /** How many of the first `result.matches` are shown whole (a line cut by the char cap is not). */
+  readonly fullyShown: number
 }
 
 /** Options of {@link formatGrepResult}. @category models */
@@ -59,7 +61,8 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
       llmContent: `No matches found for pattern "${options.pattern}" ${where}${filter}.`,
       display: "No matches found",
       resultFilePaths: [],
-      truncated: false
+      truncated: false,
+      fullyShown: 0
     }
   }
   const term = total === 1 ? "match" : "matches"
@@ -97,6 +100,7 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
     llmContent: llmContent.trim(),
     display: `Found ${total} ${term}${truncated ? " (truncated)" : ""}`,
     resultFilePaths: [...new Set(shown)],
-    truncated
+    truncated,
+    fullyShown: included
   }
 }

@@ -1,7 +1,9 @@
 /**
  * The `git grep` backend: `git grep --no-index` run in the search root, which walks the work
  * tree with git's own `.gitignore` handling (`--exclude-standard`), including untracked files
- * and nested repositories, without reading the user's global git configuration.
+ * and nested repositories. `-c` overrides neutralise the user settings that change the output
+ * (`grep.fullName`, `grep.lineNumber`, `grep.column`, `core.quotePath`) and the global
+ * `core.excludesFile`, while keeping the rest (such as `safe.directory`).
  *
  * Binary files are searched as text (`-a`, so `.gitattributes` cannot hide text files) and
  * dropped by the shared post-filter, which also applies `.toolwrightignore`, the glob, the

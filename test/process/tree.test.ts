@@ -13,8 +13,8 @@ import {
   parsePsOutput,
   PROCESS_TAG_VARIABLE,
   walkDescendants
-} from "../../src/shell/processTree.js"
-import { makeDir, readPids, survivors, TREE_PIDS, TREE_SCRIPT } from "./helpers.js"
+} from "../../src/process/tree.js"
+import { makeDir, readPids, survivors, TREE_PIDS, TREE_SCRIPT } from "../shell/helpers.js"
 
 const tree = new Map<number, Array<number>>([[1, [2, 3]], [2, [4]], [3, [5]], [4, [6]]])
 

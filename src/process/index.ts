@@ -1,0 +1,8 @@
+/**
+ * Process trees: listing a process's descendants (Linux `/proc`, one `ps` snapshot, or `pgrep -P`)
+ * within the reference's caps, and killing a whole tree (group, descendants, tagged processes;
+ * SIGTERM, a grace period, then SIGKILL). The shell tool and the MCP client both stand on it.
+ *
+ * @since 0.1.0
+ */
+export * from "./tree.js"

@@ -1,0 +1,155 @@
+/**
+ * The `glob` tool (reference §11.2): files matching a glob pattern, under one directory or every
+ * workspace root, recently modified files first (newest first), then the rest by path; at most
+ * 100 paths shown, the walk stopped after 1,000 matches. `.gitignore` and `.toolwrightignore`
+ * are honoured, dot files included, symbolic links not followed, matching case-insensitive.
+ *
+ * @since 0.1.0
+ */
+import * as path from "node:path"
+import { Clock, Effect, Schema } from "effect"
+import { CurrentOutputLimits } from "../../output/config.js"
+import { Workspace, type WorkspaceService } from "../../session/workspace.js"
+import { defineTool, GlobExecutionError, InvalidToolParams, Kind, PathNotInWorkspace, PathParam, textResult } from "../../tool/index.js"
+import { MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS } from "../constants.js"
+import { formatGlobResult, type GlobEntry, type GlobLocation, type GlobResult, globSearch, sortFileEntries, validateGlobPattern } from "../glob.js"
+import { containingRoot, displayPath, resolveSearchPath, searchRoots } from "./paths.js"
+
+const DESCRIPTION = `Finds files whose path matches a glob pattern, e.g. "**/*.ts", "src/**/*.{js,jsx}", "**/README.md", "*.json". Returns absolute paths, recently modified files first (changed in the last 24 hours, newest first), then the rest in path order.
+
+- Patterns are relative to path (or to each workspace root when path is omitted); matching is case-insensitive and includes dot files. A file name that exists literally (e.g. "file[1].txt") is matched literally.
+- Files ignored by .gitignore or .toolwrightignore and .git directories are skipped; symbolic links are not followed.
+- At most 100 paths are shown, and the search stops after 1000 matches: narrow the pattern or path for more.
+- To search file contents use grep_search; to see one directory use list_directory.`
+
+/** Params of `glob`. @category models */
+export const GlobParams = Schema.Struct({
+  pattern: Schema.String.annotate({ description: "The glob pattern to match file paths against, e.g. \"**/*.py\" or \"docs/*.md\"." }),
+  path: Schema.optionalKey(PathParam(
+    "The directory to search in: absolute, or relative to the first workspace root. Default: every workspace root."
+  ))
+})
+
+/** Typed success of `glob`. @category models */
+export interface GlobData {
+  /** Every match found (up to the 1,000-entry collection cap), sorted; the text shows the first 100. */
+  readonly entries: ReadonlyArray<GlobEntry>
+  /** The absolute paths shown. */
+  readonly shown: ReadonlyArray<string>
+  /** True when the walk stopped at the collection cap. */
+  readonly hitCollectionLimit: boolean
+  readonly truncated: boolean
+}
+
+type Params = typeof GlobParams.Type
+
+/** A `..` segment anywhere in a pattern (also inside braces: `{a,../b}`). */
+const PARENT_SEGMENT = /(?:^|[/\\{,])\.\.(?:[/\\},]|$)/
+
+const validate = (p: Params): string | undefined => {
+  const empty = validateGlobPattern(p.pattern)
+  if (empty !== undefined) return empty
+  if (PARENT_SEGMENT.test(p.pattern)) {
+    return `The pattern "${p.pattern}" contains a ".." segment. Patterns match below the search directory; ` +
+      `to search elsewhere in the workspace, pass that directory as path.`
+  }
+  return undefined
+}
+
+/**
+ * An absolute pattern is made relative to the root it starts with (the search directory, or the
+ * deepest workspace root); one outside every root is refused.
+ */
+const relativePattern = (workspace: WorkspaceService, pattern: string, target: string | undefined) =>
+  Effect.gen(function*() {
+    const trimmed = pattern.trim()
+    if (!path.isAbsolute(trimmed)) return { pattern: trimmed, root: undefined }
+    const candidates = target !== undefined ? [target] : [...workspace.roots].sort((a, b) => b.length - a.length)
+    const root = candidates.find((r) => trimmed.startsWith(r.endsWith("/") ? r : `${r}/`))
+    if (root === undefined) {
+      return yield* new PathNotInWorkspace({
+        message: `The pattern "${pattern}" is an absolute path outside the ${target === undefined ? "workspace roots" : `search directory ${target}`}` +
+          ` (${(target === undefined ? workspace.roots : [target]).join(", ")}). Use a pattern relative to the search directory, ` +
+          `and pass the directory to search as path.`,
+        display: "Pattern is outside the workspace."
+      })
+    }
+    const rest = trimmed.slice(root.length).replace(/^\/+/, "")
+    if (rest === "") {
+      return yield* new InvalidToolParams({ message: `The pattern "${pattern}" names a directory, not files. Add a file pattern such as "/**/*".` })
+    }
+    return { pattern: rest, root }
+  })
+
+/** Runs the engine per root (each with its own `.toolwrightignore` base) and merges: deduplicated, capped, re-sorted. */
+const globRoots = Effect.fnUntraced(function*(workspace: WorkspaceService, pattern: string, roots: ReadonlyArray<string>) {
+  const results = yield* Effect.forEach(roots, (root) => {
+    const workspaceRoot = containingRoot(workspace, root)
+    return globSearch({
+      pattern,
+      roots: [root],
+      ignore: { gitignore: true, toolwrightIgnore: true, ...(workspaceRoot ? { workspaceRoot } : {}) }
+    })
+  })
+  if (results.length === 1) return results[0]!
+  const seen = new Set<string>()
+  const entries = results.flatMap((r) => r.entries).filter((e) => (seen.has(e.path) ? false : (seen.add(e.path), true)))
+  const capped = entries.length > MAX_GLOB_COLLECTED_ENTRIES
+  const now = yield* Clock.currentTimeMillis
+  const merged: GlobResult = {
+    entries: sortFileEntries(capped ? entries.slice(0, MAX_GLOB_COLLECTED_ENTRIES) : entries, now, RECENCY_THRESHOLD_MS),
+    hitCollectionLimit: capped || results.some((r) => r.hitCollectionLimit)
+  }
+  return merged
+})
+
+/** The `glob` tool over the session's workspace. @category constructors */
+export const makeGlob = Effect.gen(function*() {
+  const workspace = yield* Workspace
+
+  return defineTool({
+    name: "glob",
+    displayName: "Glob",
+    description: DESCRIPTION,
+    kind: Kind.Search,
+    params: GlobParams,
+    validate,
+    invoke: (params) =>
+      Effect.gen(function*() {
+        const target = params.path === undefined
+          ? undefined
+          : yield* resolveSearchPath(workspace, params.path, { directory: true })
+        const relative = yield* relativePattern(workspace, params.pattern, target)
+        const roots = target !== undefined ? [target] : relative.root !== undefined ? [relative.root] : searchRoots(workspace.roots)
+        const location: GlobLocation = target !== undefined
+          ? { _tag: "Path", path: target }
+          : { _tag: "Workspace", directories: workspace.roots.length }
+        const where = target === undefined ? "" : ` within ${displayPath(workspace.primaryRoot, target)}`
+        return {
+          description: `'${params.pattern}'${where}`,
+          locations: roots,
+          defaultPermission: Effect.succeed("allow" as const),
+          execute: () =>
+            Effect.gen(function*() {
+              const result = yield* globRoots(workspace, relative.pattern, roots).pipe(
+                Effect.catchDefect((defect) => {
+                  const message = defect instanceof Error ? defect.message : String(defect)
+                  return Effect.logWarning("glob: search failed", defect).pipe(Effect.andThen(Effect.fail(
+                    new GlobExecutionError({ message: `Error during glob search operation: ${message}`, display: `Error: ${message}` })
+                  )))
+                })
+              )
+              const limits = yield* CurrentOutputLimits
+              const out = formatGlobResult(result, { pattern: params.pattern, location, maxLines: limits.truncateLines })
+              const data: GlobData = {
+                entries: result.entries,
+                shown: out.resultFilePaths,
+                hitCollectionLimit: result.hitCollectionLimit,
+                truncated: out.truncated
+              }
+              return textResult(out.llmContent, { display: out.display, data, resultFilePaths: out.resultFilePaths })
+            })
+        }
+      })
+  })
+})

@@ -1,0 +1,206 @@
+/**
+ * The `grep_search` tool (reference §11.1): a case-insensitive regex search over the workspace
+ * (every root, or one file or directory), printed in the reference's ripgrep shape
+ * (`path:line:text` under a `Found N matches` header, line and character caps with a
+ * `[N lines truncated]` trailer). The engine has four backends that agree (see
+ * `src/search/grep/`); the tool picks one at run time unless the constructor option or
+ * `TOOLWRIGHT_GREP_BACKEND` forces one. Hits count as partial reads in the session's read cache.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import { CurrentOutputLimits } from "../../output/config.js"
+import { FileReadCache } from "../../session/readCache.js"
+import { Workspace } from "../../session/workspace.js"
+import { defineTool, GrepExecutionError, Kind, PathParam, textResult } from "../../tool/index.js"
+import { GREP_MAX_OUTPUT_CHARS } from "../constants.js"
+import { formatGrepResult, type SearchLocation, type SearchOutput } from "../grep/format.js"
+import { grepSearch } from "../grep/search.js"
+import type { GrepBackendName, GrepMatch, GrepRequest, GrepResult } from "../grep/types.js"
+import { validateGrepPattern } from "../regex/compile.js"
+import { grepBackendChoice } from "./backend.js"
+import { recordGrepReads } from "./grepReads.js"
+import { containingRoot, displayPath, resolveSearchPath, searchRoots } from "./paths.js"
+
+const DESCRIPTION = `Searches the contents of files for a regular expression and returns the matching lines as path:line:text, under a header with the total number of matches.
+
+- pattern: a regular expression in JavaScript syntax, e.g. "function\\s+\\w+", "TODO|FIXME", "^import .* from". Matching is always case-insensitive and line by line.
+- path: the file or directory to search (absolute, or relative to the first workspace root). Omit it to search every workspace root.
+- glob: only search files whose path matches, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.py", "!*.min.js".
+- limit: show at most this many matching lines (the output never shows more than 1000 lines or about 20000 characters; the header always gives the total).
+- Files ignored by .gitignore or .toolwrightignore, binary files, files over 20 MB and .git directories are skipped; hidden files are searched.
+- Paths are relative to the first workspace root (absolute for other roots): pass them as they are to read_file or edit.
+- A file you have seen here counts as read: you may edit the lines shown without calling read_file first.
+- Use this instead of running grep or rg through the shell.`
+
+/** Params of `grep_search`. @category models */
+export const GrepSearchParams = Schema.Struct({
+  pattern: Schema.String.annotate({
+    description: "The regular expression to search for (JavaScript syntax, always case-insensitive), e.g. \"log.*Error\"."
+  }),
+  glob: Schema.optionalKey(Schema.String.annotate({
+    description: "Only search files matching this glob, e.g. \"*.js\", \"*.{ts,tsx}\", \"src/**\". Default: every file."
+  })),
+  path: Schema.optionalKey(PathParam(
+    "The file or directory to search: absolute, or relative to the first workspace root. Default: every workspace root."
+  )),
+  limit: Schema.optionalKey(Schema.Int.annotate({
+    description: "Most matching lines to show (1 or more). Default: up to 1000, within the output cap."
+  }))
+})
+
+/** Typed success of `grep_search`. @category models */
+export interface GrepSearchData {
+  /** The matches in the result (up to the line cap), `path` as shown to the model. */
+  readonly matches: ReadonlyArray<GrepMatch>
+  /** Matching lines in total, shown or not. */
+  readonly totalMatches: number
+  /** True when lines or characters were cut. */
+  readonly truncated: boolean
+  /** The engine that ran each search (one per root searched). */
+  readonly engines: ReadonlyArray<GrepBackendName>
+  /** Why a backend handed a query to the JS engine, when one did. */
+  readonly fallbackReasons: ReadonlyArray<string>
+  /** Files recorded as (partially) read in the session's read cache. */
+  readonly filesRecordedAsRead: number
+}
+
+/** Options of {@link makeGrepSearchTool}. @category models */
+export interface GrepSearchToolOptions {
+  /** Forces a backend (`auto`: choose at run time). Wins over `TOOLWRIGHT_GREP_BACKEND`. */
+  readonly backend?: GrepBackendName | "auto"
+  /** The environment to read `TOOLWRIGHT_GREP_BACKEND` from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>
+}
+
+type Params = typeof GrepSearchParams.Type
+
+const validate = (p: Params): string | undefined => {
+  if (p.limit !== undefined && p.limit < 1) return "limit must be a positive integer"
+  return validateGrepPattern(p.pattern)
+}
+
+const describe = (p: Params, where: string | undefined): string =>
+  `'${p.pattern}'${where === undefined ? "" : ` in ${where}`}${p.glob ? ` (filter: '${p.glob}')` : ""}`
+
+const execError = (message: string) =>
+  new GrepExecutionError({ message: `Error during grep search operation: ${message}`, display: `Error: ${message}` })
+
+/** Formats within `budget` characters in total (header and trailer included), so the tool's own cut applies, not the pipeline's. */
+const formatWithin = (result: GrepResult, options: Parameters<typeof formatGrepResult>[1], budget: number): SearchOutput => {
+  let maxChars = budget
+  let out = formatGrepResult(result, { ...options, maxChars })
+  for (let i = 0; i < 3 && out.llmContent.length > budget && maxChars > 0; i++) {
+    maxChars = Math.max(0, maxChars - (out.llmContent.length - budget))
+    out = formatGrepResult(result, { ...options, maxChars })
+  }
+  return out
+}
+
+/** Merges the per-root results: paths as the model should pass them back, duplicates (`path:line`) once. */
+const mergeResults = (primaryRoot: string, results: ReadonlyArray<GrepResult>) => {
+  const seen = new Set<string>()
+  const matches: Array<GrepMatch> = []
+  let duplicates = 0
+  for (const result of results) {
+    for (const match of result.matches) {
+      const key = `${match.absolutePath}:${match.line}`
+      if (seen.has(key)) {
+        duplicates++
+        continue
+      }
+      seen.add(key)
+      matches.push({ ...match, path: displayPath(primaryRoot, match.absolutePath) })
+    }
+  }
+  const totalMatches = results.reduce((n, r) => n + r.totalMatches, 0) - duplicates
+  return { matches, totalMatches }
+}
+
+/**
+ * The `grep_search` tool with options (a forced backend); {@link makeGrepSearch} is the default.
+ * @category constructors
+ */
+export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
+  Effect.gen(function*() {
+    const workspace = yield* Workspace
+    const cache = yield* FileReadCache
+    const choice = yield* Effect.sync(() => grepBackendChoice(options.backend, options.env ?? process.env))
+
+    return defineTool({
+      name: "grep_search",
+      displayName: "Grep",
+      description: DESCRIPTION,
+      kind: Kind.Search,
+      params: GrepSearchParams,
+      maxOutputChars: GREP_MAX_OUTPUT_CHARS,
+      validate,
+      invoke: (params) =>
+        Effect.gen(function*() {
+          const target = params.path === undefined
+            ? undefined
+            : yield* resolveSearchPath(workspace, params.path, { directory: false })
+          const roots = target === undefined ? searchRoots(workspace.roots) : [target]
+          const where = target === undefined ? undefined : displayPath(workspace.primaryRoot, target)
+          const location: SearchLocation = where === undefined
+            ? { _tag: "Workspace", directories: workspace.roots.length }
+            : { _tag: "Path", path: where }
+          return {
+            description: describe(params, where),
+            locations: roots,
+            defaultPermission: Effect.succeed("allow" as const),
+            execute: () =>
+              Effect.gen(function*() {
+                if (choice._tag === "Invalid") return yield* execError(choice.message)
+                const force = choice._tag === "Forced" ? { force: choice.backend } : {}
+                const startedMs = yield* Effect.sync(() => Date.now())
+                const requestFor = (root: string): GrepRequest => {
+                  const workspaceRoot = containingRoot(workspace, root)
+                  return {
+                    pattern: params.pattern,
+                    root,
+                    ignore: { gitignore: true, toolwrightIgnore: true, ...(workspaceRoot ? { workspaceRoot } : {}) },
+                    ...(params.glob !== undefined && params.glob !== "" ? { glob: params.glob } : {}),
+                    ...(params.limit !== undefined ? { limit: params.limit } : {})
+                  }
+                }
+                const results = yield* Effect.forEach(roots, (root) => grepSearch(requestFor(root), force), { concurrency: 4 }).pipe(
+                  Effect.catchTag("GrepExecutionError", (e) => Effect.fail(execError(e.message))),
+                  Effect.catchDefect((defect) =>
+                    Effect.logWarning("grep_search: search failed", defect).pipe(
+                      Effect.andThen(Effect.fail(execError(defect instanceof Error ? defect.message : String(defect))))
+                    )
+                  )
+                )
+                const merged = mergeResults(workspace.primaryRoot, results)
+                const limits = yield* CurrentOutputLimits
+                const out = formatWithin(
+                  { matches: merged.matches, totalMatches: merged.totalMatches, engine: results[0]?.engine ?? "js" },
+                  {
+                    pattern: params.pattern,
+                    location,
+                    maxLines: limits.truncateLines,
+                    ...(params.glob ? { glob: params.glob } : {}),
+                    ...(params.limit !== undefined ? { limit: params.limit } : {})
+                  },
+                  Math.min(GREP_MAX_OUTPUT_CHARS, limits.truncateChars)
+                )
+                const recorded = yield* recordGrepReads(cache, out.resultFilePaths, merged.matches.slice(0, out.fullyShown), startedMs)
+                const shown = Math.min(merged.matches.length, params.limit ?? Infinity, limits.truncateLines)
+                const data: GrepSearchData = {
+                  matches: merged.matches.slice(0, shown),
+                  totalMatches: merged.totalMatches,
+                  truncated: out.truncated,
+                  engines: results.map((r) => r.engine),
+                  fallbackReasons: results.flatMap((r) => (r.fallbackReason === undefined ? [] : [r.fallbackReason])),
+                  filesRecordedAsRead: recorded
+                }
+                return textResult(out.llmContent, { display: out.display, data, resultFilePaths: out.resultFilePaths })
+              })
+          }
+        })
+    })
+  })
+
+/** The `grep_search` tool over the session's workspace and read cache (backend: `TOOLWRIGHT_GREP_BACKEND`, else auto). @category constructors */
+export const makeGrepSearch = makeGrepSearchTool()

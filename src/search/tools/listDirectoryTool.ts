@@ -1,0 +1,105 @@
+/**
+ * The `list_directory` tool (reference §11.3): one directory's entries, directories first with a
+ * `[DIR] ` prefix, then files, each by name; `ignore` globs on base names; entries hidden by
+ * `.gitignore` / `.toolwrightignore` left out and counted; at most 100 entries shown.
+ *
+ * Unlike the reference, `path` may also be relative (to the first workspace root), like every
+ * other path param here.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import { CurrentOutputLimits } from "../../output/config.js"
+import { Workspace } from "../../session/workspace.js"
+import { defineTool, Kind, LsExecutionError, PathParam, textResult } from "../../tool/index.js"
+import { formatListDirectory, listDirectory, type ListEntry } from "../listDirectory.js"
+import { cleanPathInput, containingRoot, displayPath } from "./paths.js"
+
+const DESCRIPTION = `Lists the files and subdirectories directly inside a directory: directories first (prefixed "[DIR] "), then files, each sorted by name.
+
+- path: the directory (absolute, or relative to the first workspace root; "." is the first root).
+- ignore: glob patterns matched against entry names to leave out, e.g. ["*.log", "node_modules"] (* and ? wildcards).
+- Entries ignored by .gitignore or .toolwrightignore are left out and counted at the end; set file_filtering_options to include them.
+- At most 100 entries are shown. To find files by name pattern across directories use glob; to search contents use grep_search.`
+
+/** Params of `list_directory`. @category models */
+export const ListDirectoryParams = Schema.Struct({
+  path: PathParam("The directory to list: absolute, or relative to the first workspace root."),
+  ignore: Schema.optionalKey(Schema.Array(Schema.String).annotate({
+    description: "Glob patterns of entry names to leave out (* and ? wildcards, matched against the name only), e.g. [\"*.tmp\"]."
+  })),
+  file_filtering_options: Schema.optionalKey(Schema.Struct({
+    respect_git_ignore: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "Leave out entries ignored by .gitignore (default true)."
+    })),
+    respect_toolwright_ignore: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "Leave out entries ignored by .toolwrightignore (default true)."
+    }))
+  }).annotate({ description: "Which ignore files filter the listing." }))
+})
+
+/** Typed success of `list_directory`. @category models */
+export interface ListDirectoryData {
+  /** The directory listed (absolute). */
+  readonly path: string
+  /** Every visible entry, sorted (the text shows the first 100). */
+  readonly entries: ReadonlyArray<ListEntry>
+  readonly gitIgnored: number
+  readonly toolwrightIgnored: number
+  readonly truncated: boolean
+}
+
+/** The `list_directory` tool over the session's workspace. @category constructors */
+export const makeListDirectory = Effect.gen(function*() {
+  const workspace = yield* Workspace
+
+  return defineTool({
+    name: "list_directory",
+    displayName: "ListFiles",
+    description: DESCRIPTION,
+    kind: Kind.Search,
+    params: ListDirectoryParams,
+    invoke: (params) =>
+      Effect.gen(function*() {
+        const abs = yield* workspace.resolveReadable(cleanPathInput(params.path))
+        const workspaceRoot = containingRoot(workspace, abs)
+        const filtering = params.file_filtering_options
+        return {
+          description: displayPath(workspace.primaryRoot, abs),
+          locations: [abs],
+          defaultPermission: Effect.succeed("allow" as const),
+          execute: () =>
+            Effect.gen(function*() {
+              const result = yield* listDirectory({
+                path: abs,
+                ...(params.ignore !== undefined ? { ignore: params.ignore } : {}),
+                fileFiltering: {
+                  gitignore: filtering?.respect_git_ignore ?? true,
+                  toolwrightIgnore: filtering?.respect_toolwright_ignore ?? true,
+                  ...(workspaceRoot ? { workspaceRoot } : {})
+                }
+              }).pipe(
+                Effect.catchTag("LsExecutionError", (e) =>
+                  Effect.fail(
+                    new LsExecutionError({
+                      message: `${e.message}. Check the path (relative paths resolve against ${workspace.primaryRoot}); ` +
+                        `list its parent directory or use glob to find it.`,
+                      display: e.display ?? "Error: Failed to list directory."
+                    })
+                  ))
+              )
+              const limits = yield* CurrentOutputLimits
+              const out = formatListDirectory(result, { maxLines: limits.truncateLines })
+              const data: ListDirectoryData = {
+                path: abs,
+                entries: result.entries,
+                gitIgnored: result.gitIgnored,
+                toolwrightIgnored: result.toolwrightIgnored,
+                truncated: out.truncated
+              }
+              return textResult(out.llmContent, { display: out.display, data })
+            })
+        }
+      })
+  })
+})

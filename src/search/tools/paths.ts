@@ -1,0 +1,84 @@
+/**
+ * Path handling shared by the search tools: cleaning what a model wrote (trim, shell escapes,
+ * `~`), resolving it through the workspace boundary, the existence checks of §11, and the
+ * short forms shown in descriptions and results.
+ *
+ * @since 0.1.0
+ */
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Effect } from "effect"
+import type { WorkspaceService } from "../../session/workspace.js"
+import { SearchPathNotADirectory, SearchPathNotFound } from "../../tool/errors.js"
+
+const SHELL_ESCAPED = /\\([ \t()[\]{}&;|<>'"`$!*?#~=%^,])/g
+
+/**
+ * What a model wrote as a path, cleaned: trimmed, shell escapes removed (`my\ dir` → `my dir`,
+ * a doubled backslash kept) and a leading `~` expanded to the home directory.
+ * (The same unescaping as the file tools; a tool room may not import another.)
+ * @category paths
+ */
+export const cleanPathInput = (input: string): string => {
+  const trimmed = input.trim()
+  const unescaped = trimmed.includes("\\")
+    ? trimmed.split("\\\\").map((part) => part.replace(SHELL_ESCAPED, "$1")).join("\\\\")
+    : trimmed
+  if (unescaped === "~") return os.homedir()
+  return unescaped.startsWith("~/") ? path.join(os.homedir(), unescaped.slice(2)) : unescaped
+}
+
+/** `abs` relative to `root` when inside it (`.` for the root itself), else `abs`. @category paths */
+export const displayPath = (root: string, abs: string): string => {
+  const rel = path.relative(root, abs)
+  if (rel === "") return "."
+  return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel.split(path.sep).join("/")
+}
+
+/** The workspace root (or readable directory) that holds `abs`: the deepest one, if any. @category paths */
+export const containingRoot = (workspace: WorkspaceService, abs: string): string | undefined =>
+  [...workspace.roots, ...workspace.extraReadableDirs]
+    .filter((root) => abs === root || abs.startsWith(root.endsWith(path.sep) ? root : root + path.sep))
+    .sort((a, b) => b.length - a.length)[0]
+
+/** Roots to search when no path is given: the workspace roots minus those inside another root. @category paths */
+export const searchRoots = (roots: ReadonlyArray<string>): ReadonlyArray<string> =>
+  roots.filter((root) => !roots.some((other) => other !== root && root.startsWith(other.endsWith(path.sep) ? other : other + path.sep)))
+
+const statOf = (abs: string) => Effect.promise(() => fs.stat(abs).catch(() => undefined))
+
+const notFound = (abs: string) =>
+  new SearchPathNotFound({
+    message: `Path does not exist: ${abs}. Check the path (relative paths resolve against the first workspace root), ` +
+      `or omit path to search the whole workspace.`,
+    display: "Path does not exist."
+  })
+
+/**
+ * Resolves a search path inside the workspace (or the session's readable directories) and
+ * checks that it exists (`search_path_not_found`) and, when `directory`, that it is one
+ * (`search_path_not_a_directory`).
+ * @category paths
+ */
+export const resolveSearchPath = Effect.fnUntraced(function*(
+  workspace: WorkspaceService,
+  input: string,
+  options: { readonly directory: boolean }
+) {
+  const abs = yield* workspace.resolveReadable(cleanPathInput(input))
+  const stat = yield* statOf(abs)
+  if (stat === undefined) return yield* notFound(abs)
+  if (options.directory && !stat.isDirectory()) {
+    return yield* new SearchPathNotADirectory({
+      message: `Path is not a directory: ${abs}. Pass the directory that contains it, or read the file with read_file.`,
+      display: "Path is not a directory."
+    })
+  }
+  return abs
+})
+
+/** Fails with `search_path_not_found` when `abs` no longer exists (checked again when the call runs). @category paths */
+export const requireExists = Effect.fnUntraced(function*(abs: string) {
+  if ((yield* statOf(abs)) === undefined) return yield* notFound(abs)
+})
