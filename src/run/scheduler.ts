@@ -218,7 +218,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     }) as Effect.Effect<{ readonly result: CallResult; readonly raw?: ToolResult }>
   }
 
-  const runBatch = Effect.fn("Scheduler.runBatch")(function*(
+  const runBatchBody = Effect.fnUntraced(function*(
     calls: ReadonlyArray<ToolCall>,
     runOptions: { readonly onOutput?: SchedulerOptions["onOutput"] } = {}
   ) {
@@ -247,6 +247,13 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     })
     return { results: finalized.results, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
   })
+
+  // A span per batch, without a captured stack trace: capturing one costs more than the rest of a
+  // small call's overhead together.
+  const runBatch = (calls: ReadonlyArray<ToolCall>, runOptions: { readonly onOutput?: SchedulerOptions["onOutput"] } = {}) =>
+    runBatchBody(calls, runOptions).pipe(
+      Effect.withSpan("Scheduler.runBatch", { attributes: { calls: calls.length } }, { captureStackTrace: false })
+    )
 
   return Scheduler.of({
     runBatch,

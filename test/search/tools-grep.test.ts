@@ -41,8 +41,13 @@ describe("grep_search: declaration", () => {
         assert.strictEqual(tool.maxOutputChars, 20_000)
         assert.isFalse(tool.shouldDefer)
         assert.deepStrictEqual(tool.pathFields, ["path"])
-        const schema = tool.parametersJsonSchema as { properties: Record<string, unknown>; required: Array<string>; additionalProperties: boolean }
+        const schema = tool.parametersJsonSchema as {
+          properties: Record<string, { minimum?: number }>
+          required: Array<string>
+          additionalProperties: boolean
+        }
         assert.deepStrictEqual(Object.keys(schema.properties), ["pattern", "glob", "path", "limit"])
+        assert.strictEqual(schema.properties.limit!.minimum, 1)
         assert.deepStrictEqual(schema.required, ["pattern"])
         assert.isFalse(schema.additionalProperties)
         fs.mkdirSync(path.join(root, "src"))
@@ -215,8 +220,8 @@ describe("grep_search: errors", () => {
         assert.match(regex.message, /^Invalid regular expression pattern: foo\(\. Error: .*Unterminated group/)
         assert.deepStrictEqual(failure(yield* call("grep_search", { pattern: "a", limit: 0 })), {
           code: "invalid_tool_params",
-          message: "limit must be a positive integer",
-          display: "limit must be a positive integer"
+          message: "params.limit: limit must be a positive integer",
+          display: "params.limit: limit must be a positive integer"
         })
         assert.strictEqual(failure(yield* call("grep_search", { pattern: "a", limit: 1.5 })).code, "invalid_tool_params")
         assert.strictEqual(failure(yield* call("grep_search", {})).code, "invalid_tool_params")

@@ -15,7 +15,7 @@ import { MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS } from "../constants.j
 import { formatGlobResult, type GlobEntry, type GlobLocation, type GlobResult, globSearch, sortFileEntries, validateGlobPattern } from "../glob.js"
 import { containingRoot, displayPath, resolveSearchPath, searchRoots } from "./paths.js"
 
-const DESCRIPTION = `Finds files whose path matches a glob pattern, e.g. "**/*.ts", "src/**/*.{js,jsx}", "**/README.md", "*.json". Returns absolute paths, recently modified files first (changed in the last 24 hours, newest first), then the rest in path order.
+const DESCRIPTION = `Finds files whose path matches a glob pattern (such as "**/*.ts", "src/**/*.{js,jsx}", "**/README.md" or "*.json") and returns their absolute paths: files changed in the last 24 hours first, newest first, then the rest in path order.
 
 - Patterns are relative to path (or to each workspace root when path is omitted); matching is case-insensitive and includes dot files. A file name that exists literally (e.g. "file[1].txt") is matched literally.
 - Files ignored by .gitignore or .toolwrightignore and .git directories are skipped; symbolic links are not followed.

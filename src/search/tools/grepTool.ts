@@ -44,9 +44,11 @@ export const GrepSearchParams = Schema.Struct({
   path: Schema.optionalKey(PathParam(
     "The file or directory to search: absolute, or relative to the first workspace root. Default: every workspace root."
   )),
-  limit: Schema.optionalKey(Schema.Int.annotate({
-    description: "Most matching lines to show (1 or more). Default: up to 1000, within the output cap."
-  }))
+  limit: Schema.optionalKey(
+    Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "limit must be a positive integer" })).annotate({
+      description: "Most matching lines to show (1 or more). Default: up to 1000, within the output cap."
+    })
+  )
 })
 
 /** Typed success of `grep_search`. @category models */
@@ -75,10 +77,7 @@ export interface GrepSearchToolOptions {
 
 type Params = typeof GrepSearchParams.Type
 
-const validate = (p: Params): string | undefined => {
-  if (p.limit !== undefined && p.limit < 1) return "limit must be a positive integer"
-  return validateGrepPattern(p.pattern)
-}
+const validate = (p: Params): string | undefined => validateGrepPattern(p.pattern)
 
 const describe = (p: Params, where: string | undefined): string =>
   `'${p.pattern}'${where === undefined ? "" : ` in ${where}`}${p.glob ? ` (filter: '${p.glob}')` : ""}`

@@ -77,8 +77,3 @@ export const resolveSearchPath = Effect.fnUntraced(function*(
   }
   return abs
 })
-
-/** Fails with `search_path_not_found` when `abs` no longer exists (checked again when the call runs). @category paths */
-export const requireExists = Effect.fnUntraced(function*(abs: string) {
-  if ((yield* statOf(abs)) === undefined) return yield* notFound(abs)
-})
