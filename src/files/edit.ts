@@ -25,7 +25,7 @@ import {
 import { loadFileToolsSettings } from "./config.js"
 import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
 import { commitSnapshot, type MutationContext } from "./mutation.js"
-import { displayPath, unescapePath } from "./paths.js"
+import { displayPath, unescapePath } from "../session/paths.js"
 
 const DESCRIPTION = `Replaces text within a file, or creates a new file.
 

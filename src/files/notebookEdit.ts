@@ -33,7 +33,7 @@ import {
 import { loadFileToolsSettings } from "./config.js"
 import { commitSnapshot, type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "./mutation.js"
 import { applyNotebookEdit, displayIds, hasStableIds, type Notebook, parseNotebook } from "./notebook.js"
-import { displayPath, unescapePath } from "./paths.js"
+import { displayPath, unescapePath } from "../session/paths.js"
 
 const DESCRIPTION = `Edits one cell of a Jupyter notebook (.ipynb): replace its source, insert a new cell, or delete it.
 

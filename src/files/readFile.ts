@@ -23,7 +23,7 @@ import {
   TargetIsDirectory
 } from "../tool/index.js"
 import { loadFileToolsSettings } from "./config.js"
-import { displayPath, unescapePath } from "./paths.js"
+import { displayPath, unescapePath } from "../session/paths.js"
 import { parsePages } from "./pdf.js"
 import { type ReadFileData, readByKind, type ReadOutcome } from "./readKinds.js"
 import { fileKind, SNIFF_BYTES } from "./sniff.js"

@@ -36,7 +36,7 @@ import {
 import { loadFileToolsSettings } from "./config.js"
 import { countTextLines, requireSeenWholeFile } from "./evidence.js"
 import { commitSnapshot, type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "./mutation.js"
-import { displayPath, unescapePath } from "./paths.js"
+import { displayPath, unescapePath } from "../session/paths.js"
 import { writeFailure } from "./writeErrors.js"
 
 const DESCRIPTION = `Writes content to a file, creating it (and missing parent directories) or replacing it entirely.

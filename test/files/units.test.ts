@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { findCellSpans, detectIndent } from "../../src/files/notebookJson.js"
-import { displayPath, unescapePath } from "../../src/files/paths.js"
+import { displayPath, unescapePath } from "../../src/session/paths.js"
 import { countPdfPages, parsePages } from "../../src/files/pdf.js"
 import { fileKind, looksBinary } from "../../src/files/sniff.js"
 

@@ -9,32 +9,22 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { Effect } from "effect"
+import { displayPath, unescapePath } from "../../session/paths.js"
 import type { WorkspaceService } from "../../session/workspace.js"
 import { SearchPathNotADirectory, SearchPathNotFound } from "../../tool/errors.js"
-
-const SHELL_ESCAPED = /\\([ \t()[\]{}&;|<>'"`$!*?#~=%^,])/g
 
 /**
  * What a model wrote as a path, cleaned: trimmed, shell escapes removed (`my\ dir` → `my dir`,
  * a doubled backslash kept) and a leading `~` expanded to the home directory.
- * (The same unescaping as the file tools; a tool room may not import another.)
  * @category paths
  */
 export const cleanPathInput = (input: string): string => {
-  const trimmed = input.trim()
-  const unescaped = trimmed.includes("\\")
-    ? trimmed.split("\\\\").map((part) => part.replace(SHELL_ESCAPED, "$1")).join("\\\\")
-    : trimmed
+  const unescaped = unescapePath(input)
   if (unescaped === "~") return os.homedir()
   return unescaped.startsWith("~/") ? path.join(os.homedir(), unescaped.slice(2)) : unescaped
 }
 
-/** `abs` relative to `root` when inside it (`.` for the root itself), else `abs`. @category paths */
-export const displayPath = (root: string, abs: string): string => {
-  const rel = path.relative(root, abs)
-  if (rel === "") return "."
-  return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel.split(path.sep).join("/")
-}
+export { displayPath }
 
 /** The workspace root (or readable directory) that holds `abs`: the deepest one, if any. @category paths */
 export const containingRoot = (workspace: WorkspaceService, abs: string): string | undefined =>

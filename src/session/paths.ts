@@ -1,6 +1,6 @@
 /**
- * Path helpers shared by the file tools: shell-escape removal (reference §3.2) and the short
- * relative form used in descriptions and titles.
+ * Path helpers shared by the file and search tools: shell-escape removal (reference §3.2) and the
+ * short relative form used in descriptions, titles and results.
  *
  * @since 0.1.0
  */
@@ -24,5 +24,5 @@ export const unescapePath = (input: string): string => {
 export const displayPath = (root: string, abs: string): string => {
   const rel = path.relative(root, abs)
   if (rel === "") return "."
-  return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel
+  return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel.split(path.sep).join("/")
 }
