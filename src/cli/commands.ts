@@ -47,6 +47,18 @@ const ruleFlag = (decision: "allow" | "ask" | "deny") =>
     Flag.atLeast(0)
   )
 
+/** The flags every command that builds a session takes. */
+const sessionFlags = {
+  root: roots,
+  "state-dir": stateDir,
+  "tools-module": toolModules,
+  disable: disabled,
+  allow: ruleFlag("allow"),
+  ask: ruleFlag("ask"),
+  deny: ruleFlag("deny"),
+  config: mcpConfig
+}
+
 const sessionOptions = Effect.fnUntraced(function*(flags: {
   readonly root: ReadonlyArray<string>
   readonly "state-dir": Option.Option<string>
@@ -83,14 +95,7 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
 })
 
 const serve = Command.make("serve", {
-  root: roots,
-  "state-dir": stateDir,
-  "tools-module": toolModules,
-  disable: disabled,
-  allow: ruleFlag("allow"),
-  ask: ruleFlag("ask"),
-  deny: ruleFlag("deny"),
-  config: mcpConfig,
+  ...sessionFlags,
   approval: Flag.Literals("approval", ["plan", "default", "auto-edit", "yolo"]).pipe(
     Flag.withDescription(
       "Approval mode. yolo (default): the host already asks its user, so calls inside the workspace run; default/auto-edit: " +
@@ -112,11 +117,7 @@ const serve = Command.make("serve", {
 )
 
 const tools = Command.make("tools", {
-  root: roots,
-  "state-dir": stateDir,
-  "tools-module": toolModules,
-  disable: disabled,
-  config: mcpConfig,
+  ...sessionFlags,
   format: Flag.Literals("format", ["mcp", "openai", "anthropic", "gemini"]).pipe(
     Flag.withDescription("Declaration format."),
     Flag.withDefault("mcp")
@@ -144,16 +145,7 @@ const tools = Command.make("tools", {
 
 // `call` and `run` take the session flags of `serve` (not its approval default) and wait for MCP servers like `tools`.
 const personSession = {
-  flags: {
-    root: roots,
-    "state-dir": stateDir,
-    "tools-module": toolModules,
-    disable: disabled,
-    allow: ruleFlag("allow"),
-    ask: ruleFlag("ask"),
-    deny: ruleFlag("deny"),
-    config: mcpConfig
-  },
+  flags: sessionFlags,
   toOptions: (flags: Parameters<typeof sessionOptions>[0]) => sessionOptions(flags, Infinity)
 }
 

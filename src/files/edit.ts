@@ -8,9 +8,6 @@
  */
 import * as path from "node:path"
 import { Effect, Option, Ref, Schema } from "effect"
-import { FileReadCache } from "../session/readCache.js"
-import { Session } from "../session/session.js"
-import { Workspace } from "../session/workspace.js"
 import { createPatchSmart, getDiffStat } from "../text/diff.js"
 import type { Rung } from "../text/index.js"
 import {
@@ -22,9 +19,8 @@ import {
   PathParam,
   text
 } from "../tool/index.js"
-import { loadFileToolsSettings } from "./config.js"
 import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
-import { commitSnapshot, type MutationContext } from "./mutation.js"
+import { commitSnapshot, makeMutationContext } from "./mutation.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
 const DESCRIPTION = `Replaces text within a file, or creates a new file.
@@ -90,11 +86,8 @@ const titleSuffix = (plan: EditPlan): string => {
 
 /** The `edit` tool, bound to the session's workspace, read cache and history. @category constructors */
 export const makeEdit = Effect.gen(function*() {
-  const workspace = yield* Workspace
-  const cache = yield* FileReadCache
-  const session = yield* Session
-  const settings = yield* loadFileToolsSettings
-  const ctx: MutationContext = { cache, workspace, sessionId: session.id, settings }
+  const ctx = yield* makeMutationContext
+  const { cache, workspace, settings } = ctx
 
   return defineTool({
     name: "edit",

@@ -10,13 +10,14 @@ import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import { Data, Effect, Option } from "effect"
 import { errnoCode } from "../session/fsEffect.js"
-import type { FileReadCacheService } from "../session/readCache.js"
-import type { WorkspaceService } from "../session/workspace.js"
+import { FileReadCache, type FileReadCacheService } from "../session/readCache.js"
+import { Session } from "../session/session.js"
+import { Workspace, type WorkspaceService } from "../session/workspace.js"
 import { atomicWrite, AtomicWriteError, sha256Hex } from "../text/atomicWrite.js"
 import { type DecodedText, decodeText } from "../text/codec.js"
 import { makeFileHistory, sessionHistoryDir } from "../text/history.js"
 import { type FileChangedSinceRead, FileTooLarge } from "../tool/errors.js"
-import type { FileToolsSettings } from "./config.js"
+import { type FileToolsSettings, loadFileToolsSettings } from "./config.js"
 
 /** The file as a mutation found it. @category models */
 export interface FileSnapshot {
@@ -49,6 +50,15 @@ export interface MutationContext {
   readonly sessionId: string
   readonly settings: FileToolsSettings
 }
+
+/** The mutation context of the current session's services. @category constructors */
+export const makeMutationContext = Effect.gen(function*() {
+  const workspace = yield* Workspace
+  const cache = yield* FileReadCache
+  const session = yield* Session
+  const settings = yield* loadFileToolsSettings
+  return { cache, workspace, sessionId: session.id, settings } satisfies MutationContext
+})
 
 /** What a commit did. @category models */
 export interface CommitResult {

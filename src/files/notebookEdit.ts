@@ -8,9 +8,6 @@
 import * as path from "node:path"
 import { Effect, Option, Ref, Schema } from "effect"
 import { stat } from "../session/fsEffect.js"
-import { FileReadCache } from "../session/readCache.js"
-import { Session } from "../session/session.js"
-import { Workspace } from "../session/workspace.js"
 import { encodeText, findUnrepresentable } from "../text/codec.js"
 import { createPatchSmart } from "../text/diff.js"
 import {
@@ -30,8 +27,7 @@ import {
   TargetNotRegularFile,
   text
 } from "../tool/index.js"
-import { loadFileToolsSettings } from "./config.js"
-import { commitSnapshot, type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "./mutation.js"
+import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, type MutationContext, type PriorGuard } from "./mutation.js"
 import { applyNotebookEdit, displayIds, hasStableIds, type Notebook, parseNotebook } from "./notebook.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
@@ -131,11 +127,8 @@ const validate = (p: typeof NotebookEditParams.Type): string | undefined => {
 
 /** The `notebook_edit` tool, bound to the session's workspace, read cache and history. @category constructors */
 export const makeNotebookEdit = Effect.gen(function*() {
-  const workspace = yield* Workspace
-  const cache = yield* FileReadCache
-  const session = yield* Session
-  const settings = yield* loadFileToolsSettings
-  const ctx: MutationContext = { cache, workspace, sessionId: session.id, settings }
+  const ctx = yield* makeMutationContext
+  const { cache, workspace, settings } = ctx
 
   return defineTool({
     name: "notebook_edit",

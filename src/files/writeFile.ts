@@ -10,9 +10,6 @@ import * as path from "node:path"
 import { Effect, Option, Ref, Schema } from "effect"
 import { errnoCode } from "../session/fsEffect.js"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
-import { FileReadCache } from "../session/readCache.js"
-import { Session } from "../session/session.js"
-import { Workspace } from "../session/workspace.js"
 import {
   describeFormat,
   encodeText,
@@ -33,9 +30,8 @@ import {
   PathParam,
   text
 } from "../tool/index.js"
-import { loadFileToolsSettings } from "./config.js"
 import { countTextLines, requireSeenWholeFile } from "./evidence.js"
-import { commitSnapshot, type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "./mutation.js"
+import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, type MutationContext, type PriorGuard } from "./mutation.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 import { writeFailure } from "./writeErrors.js"
 
@@ -111,11 +107,8 @@ const computeWrite = (
 
 /** The `write_file` tool, bound to the session's workspace, read cache and history. @category constructors */
 export const makeWriteFile = Effect.gen(function*() {
-  const workspace = yield* Workspace
-  const cache = yield* FileReadCache
-  const session = yield* Session
-  const settings = yield* loadFileToolsSettings
-  const ctx: MutationContext = { cache, workspace, sessionId: session.id, settings }
+  const ctx = yield* makeMutationContext
+  const { cache, workspace, settings } = ctx
 
   return defineTool({
     name: "write_file",

@@ -259,6 +259,27 @@ export const paramsJsonSchema = (params: ToolParams): JsonSchemaObject => {
   return Object.keys(doc.definitions).length > 0 ? { ...rest, $defs: doc.definitions } : rest
 }
 
+type ToolFacts = Pick<
+  ToolSpec<string, ToolParams, unknown, unknown, unknown>,
+  "name" | "displayName" | "description" | "kind" | "shouldDefer" | "alwaysLoad" | "searchHint" | "maxOutputChars" | "truncateKeep" | "serverName"
+>
+
+/** The static facts of a tool, with the defaults applied. */
+const toolInfo = (spec: ToolFacts, pathFields: ReadonlyArray<string>, parametersJsonSchema: JsonSchemaObject): ToolInfo => ({
+  name: spec.name,
+  displayName: spec.displayName,
+  description: spec.description,
+  kind: spec.kind,
+  shouldDefer: spec.shouldDefer ?? false,
+  alwaysLoad: spec.alwaysLoad ?? false,
+  searchHint: spec.searchHint,
+  maxOutputChars: spec.maxOutputChars,
+  truncateKeep: spec.truncateKeep ?? "both",
+  serverName: spec.serverName,
+  pathFields,
+  parametersJsonSchema
+})
+
 /**
  * Defines a tool.
  *
@@ -269,20 +290,7 @@ export const defineTool = <const Name extends string, P extends ToolParams, A, E
 ): Tool<Name, P, A, E, BE> => {
   const decode = Schema.decodeUnknownEffect(spec.params as unknown as Schema.Codec<P["Type"], unknown>)
   const decodeSync = Schema.decodeUnknownExit(spec.params as unknown as Schema.Codec<P["Type"], unknown>)
-  const info: ToolInfo = {
-    name: spec.name,
-    displayName: spec.displayName,
-    description: spec.description,
-    kind: spec.kind,
-    shouldDefer: spec.shouldDefer ?? false,
-    alwaysLoad: spec.alwaysLoad ?? false,
-    searchHint: spec.searchHint,
-    maxOutputChars: spec.maxOutputChars,
-    truncateKeep: spec.truncateKeep ?? "both",
-    serverName: spec.serverName,
-    pathFields: pathFieldsOf(spec.params),
-    parametersJsonSchema: paramsJsonSchema(spec.params)
-  }
+  const info = toolInfo(spec, pathFieldsOf(spec.params), paramsJsonSchema(spec.params))
   const withParams = (params: P["Type"]): Effect.Effect<Invocation<P["Type"], A, E>, InvalidToolParams | BE> => {
     const problem = spec.validate?.(params)
     if (problem !== undefined) return Effect.fail(new InvalidToolParams({ message: problem }))
@@ -342,20 +350,7 @@ export interface JsonSchemaToolSpec<Name extends string, A, E, BE>
 export const defineJsonSchemaTool = <const Name extends string, A, E, BE = never>(
   spec: JsonSchemaToolSpec<Name, A, E, BE>
 ): JsonSchemaTool<Name, A, E, BE> => {
-  const info: ToolInfo = {
-    name: spec.name,
-    displayName: spec.displayName,
-    description: spec.description,
-    kind: spec.kind,
-    shouldDefer: spec.shouldDefer ?? false,
-    alwaysLoad: spec.alwaysLoad ?? false,
-    searchHint: spec.searchHint,
-    maxOutputChars: spec.maxOutputChars,
-    truncateKeep: spec.truncateKeep ?? "both",
-    serverName: spec.serverName,
-    pathFields: spec.pathFields ?? [],
-    parametersJsonSchema: spec.parametersJsonSchema
-  }
+  const info = toolInfo(spec, spec.pathFields ?? [], spec.parametersJsonSchema)
   type Args = Readonly<Record<string, unknown>>
   const build = (raw: unknown): Effect.Effect<Invocation<Args, A, E>, InvalidToolParams | BE> => {
     const args = raw ?? {}
