@@ -47,7 +47,7 @@ medians of 5 runs after a warm-up, and each is set beside the physical limit mea
 Total time ${((performance.now() - started) / 1000).toFixed(0)} s.
 `
 console.log(table)
-if (!smoke) {
+if (!smoke && !only) {
   const notesFile = path.join(repoRoot, "bench", "NOTES.md")
   const notes = fs.existsSync(notesFile) ? "\n" + fs.readFileSync(notesFile, "utf8") : ""
   fs.writeFileSync(path.join(repoRoot, "docs", "benchmarks.md"), `${header}\n${table}\n${notes}`)

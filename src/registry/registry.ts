@@ -117,6 +117,11 @@ export declare namespace ToolRegistry {
 }
 
 interface Sorted {
+  /** Tools shown whatever the reveals (not deferred, always loaded, or configured visible). */
+  readonly visibleBase: ReadonlyArray<AnyTool>
+  /** Tools shown only once revealed. */
+  readonly deferred: ReadonlyArray<AnyTool>
+  readonly deferredNames: ReadonlySet<string>
   readonly byName: ReadonlyArray<AnyTool>
   readonly byDisplayName: ReadonlyArray<AnyTool>
   readonly byLowerName: ReadonlyMap<string, string>
@@ -130,9 +135,26 @@ interface ReadCache {
   readonly snapshot?: Snapshot | undefined
 }
 
-const sortAll = (all: ReadonlyArray<AnyTool>): Sorted => {
+const byNameOrder = (a: ToolInfo, b: ToolInfo): number => a.name.localeCompare(b.name) || a.displayName.localeCompare(b.displayName)
+
+/** Merges two lists sorted by {@link byNameOrder}. */
+const mergeByName = <A extends ToolInfo>(left: ReadonlyArray<A>, right: ReadonlyArray<A>): Array<A> => {
+  const out: Array<A> = []
+  let i = 0
+  let j = 0
+  while (i < left.length && j < right.length) out.push(byNameOrder(left[i]!, right[j]!) <= 0 ? left[i++]! : right[j++]!)
+  while (i < left.length) out.push(left[i++]!)
+  while (j < right.length) out.push(right[j++]!)
+  return out
+}
+
+const sortAll = (all: ReadonlyArray<AnyTool>, visible: ReadonlySet<string>): Sorted => {
   const byName = sortTools(all)
+  const deferred = byName.filter((t) => !isVisible(t, false, visible))
   return {
+    visibleBase: byName.filter((t) => isVisible(t, false, visible)),
+    deferred,
+    deferredNames: new Set(deferred.map((t) => t.name)),
     byName,
     byDisplayName: [...all].sort((a, b) => a.displayName.localeCompare(b.displayName) || a.name.localeCompare(b.name)),
     byLowerName: new Map(byName.map((t) => [t.name.toLowerCase(), t.name])),
@@ -142,7 +164,8 @@ const sortAll = (all: ReadonlyArray<AnyTool>): Sorted => {
 
 interface Snapshot extends Sorted {
   readonly declarations: ReadonlyArray<ToolInfo>
-  readonly hidden: ReadonlySet<string>
+  readonly hiddenList: ReadonlyArray<AnyTool>
+  readonly isHidden: (name: string) => boolean
 }
 
 const isVisible = (tool: ToolInfo, revealed: boolean, visible: ReadonlySet<string>): boolean =>
@@ -177,13 +200,31 @@ export const make = Effect.fnUntraced(function*<R = never>(
 
   const snapshot: Effect.Effect<Snapshot> = Effect.flatMap(Ref.get(cache), (seen) => {
     if (seen.snapshot !== undefined) return Effect.succeed(seen.snapshot)
-    return Effect.flatMap(Effect.tx(Effect.all([TxHashMap.values(tools), TxHashSet.toHashSet(revealed)])), ([all, revealedSet]) => {
-      const sorted = seen.sorted ?? sortAll(all)
+    // When only reveals changed, the sorted tool list is still valid: read just the (small) reveal set.
+    const read = seen.sorted !== undefined
+      ? Effect.map(TxHashSet.toHashSet(revealed), (set) => [seen.sorted!, set] as const)
+      : Effect.map(
+        Effect.tx(Effect.all([TxHashMap.values(tools), TxHashSet.toHashSet(revealed)])),
+        ([all, set]) => [sortAll(all, visible), set] as const
+      )
+    return Effect.flatMap(read, ([sorted, revealedSet]) => {
+      // Only the (few) revealed tools differ from the tool set's base lists: no pass over all tools.
       const revealedNames: ReadonlySet<string> = new Set(revealedSet)
+      const revealedTools = sortTools(
+        Array.from(revealedNames, (name) => sorted.byNameMap.get(name)).filter((t): t is AnyTool => t !== undefined && sorted.deferredNames.has(t.name))
+      )
+      const declarations = revealedTools.length === 0 ? sorted.visibleBase : mergeByName(sorted.visibleBase, revealedTools)
+      // The hidden list is only needed by keyword search: computed on first use.
+      let hiddenMemo: ReadonlyArray<AnyTool> | undefined
+      const hiddenList = () =>
+        hiddenMemo ??= revealedTools.length === 0 ? sorted.deferred : sorted.deferred.filter((t) => !revealedNames.has(t.name))
       const next: Snapshot = {
         ...sorted,
-        declarations: sorted.byName.filter((t) => isVisible(t, revealedNames.has(t.name), visible)),
-        hidden: new Set(sorted.byName.filter((t) => !isVisible(t, revealedNames.has(t.name), visible)).map((t) => t.name))
+        declarations,
+        get hiddenList() {
+          return hiddenList()
+        },
+        isHidden: (name) => sorted.deferredNames.has(name) && !revealedNames.has(name)
       }
       return Ref.modify(cache, (now) =>
         [next, now.tools === seen.tools && now.reveals === seen.reveals ? { ...now, sorted, snapshot: next } : now] as const)
@@ -297,9 +338,9 @@ export const make = Effect.fnUntraced(function*<R = never>(
 
   const allTools = Effect.map(snapshot, (s) => s.byDisplayName)
 
-  const isDeferredAndHidden = (name: string) => Effect.map(snapshot, (s) => s.hidden.has(name))
+  const isDeferredAndHidden = (name: string) => Effect.map(snapshot, (s) => s.isHidden(name))
 
-  const hiddenTools = Effect.andThen(warmAll, Effect.map(snapshot, (s) => s.byName.filter((t) => s.hidden.has(t.name))))
+  const hiddenTools = Effect.andThen(warmAll, Effect.map(snapshot, (s) => s.hiddenList))
 
   const deferredSummary = Effect.map(hiddenTools, (hidden) =>
     hidden.map((tool): DeferredSummary => ({

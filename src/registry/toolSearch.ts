@@ -9,7 +9,7 @@ import { Effect, Schema } from "effect"
 import { ExecutionFailed } from "../tool/errors.js"
 import { Kind } from "../tool/kind.js"
 import { textResult } from "../tool/result.js"
-import { defineTool } from "../tool/tool.js"
+import { type AnyTool, defineTool } from "../tool/tool.js"
 import type { ToolRegistry } from "./registry.js"
 import {
   clampMaxResults,
@@ -18,7 +18,9 @@ import {
   formatSearchResult,
   HARD_MAX_RESULTS,
   isSelectQuery,
-  keywordSearch,
+  keywordSearchPrepared,
+  type PreparedTool,
+  prepareTool,
   NO_TOOL_NAMES,
   parseSelect,
   publishFailedMessage,
@@ -62,6 +64,16 @@ export const ToolSearchParams = Schema.Struct({
  * @category constructors
  */
 export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
+  // Lower-cased search fields are computed once per tool object (tools are immutable), so a
+  // keyword query after reveals does not re-prepare every candidate.
+  const preparedByTool = new WeakMap<AnyTool, PreparedTool>()
+  const prepared = (candidates: ReadonlyArray<AnyTool>): ReadonlyArray<PreparedTool> =>
+    candidates.map((tool) => {
+      let p = preparedByTool.get(tool)
+      if (p === undefined) preparedByTool.set(tool, p = prepareTool(tool))
+      return p
+    })
+
   const load = Effect.fnUntraced(function*(names: ReadonlyArray<string>, truncated: ReadonlyArray<string>) {
     if (names.length === 0) return yield* failWith(NO_TOOL_NAMES)
     const found: Array<string> = []
@@ -80,8 +92,8 @@ export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
       }
       found.push(canonical)
     }
-    const hiddenNow = new Set((yield* registry.hiddenTools).map((t) => t.name))
-    const hidden = found.filter((name) => hiddenNow.has(name))
+    const hidden: Array<string> = []
+    for (const name of found) if (yield* registry.isDeferredAndHidden(name)) hidden.push(name)
     const revealed = yield* registry.reveal(hidden).pipe(
       Effect.catchTag("PublishFailed", (e) => Effect.fail(failWith(publishFailedMessage(e.message))))
     )
@@ -117,8 +129,7 @@ export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
               const { names, truncated } = parseSelect(query, max)
               return yield* load(names, truncated)
             }
-            const candidates = yield* registry.hiddenTools
-            const ranked = keywordSearch(candidates, query, max)
+            const ranked = keywordSearchPrepared(prepared(yield* registry.hiddenTools), query, max)
             if (ranked._tag === "NoSearchTerms") return yield* failWith(ranked.message)
             if (ranked._tag === "NoMatches") {
               return textResult<ToolSearchData>(ranked.message.llmContent, {

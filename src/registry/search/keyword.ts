@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import { NO_SEARCH_TERMS, noMatchesMessage, type SearchMessage } from "./messages.js"
-import { matchesRequiredTerms, scoreTool } from "./score.js"
+import { type PreparedTool, prepareTerms, prepareTool, scorePreparedTerms, termVariants } from "./score.js"
 import { clampMaxResults } from "./select.js"
 import { parseKeywordQuery } from "./tokenize.js"
 import type { SearchableTool } from "./types.js"
@@ -20,16 +20,25 @@ export const keywordSearch = (
   candidates: Iterable<SearchableTool>,
   query: string,
   maxResults: number
+): KeywordSearchResult => keywordSearchPrepared(Array.from(candidates, prepareTool), query, maxResults)
+
+/** {@link keywordSearch} over tools prepared once with `prepareTool` (the hot path of a registry). */
+export const keywordSearchPrepared = (
+  candidates: ReadonlyArray<PreparedTool>,
+  query: string,
+  maxResults: number
 ): KeywordSearchResult => {
   const trimmed = query.trim()
   const { required, search } = parseKeywordQuery(trimmed)
   if (search.length === 0) return { _tag: "NoSearchTerms", message: NO_SEARCH_TERMS }
 
   const scored: Array<{ readonly name: string; readonly score: number }> = []
-  for (const tool of candidates) {
-    if (!matchesRequiredTerms(tool.name, required)) continue
-    const score = scoreTool(tool, search)
-    if (score > 0) scored.push({ name: tool.name, score })
+  const terms = prepareTerms(search)
+  const requiredVariants = required.map(termVariants)
+  for (const prepared of candidates) {
+    if (requiredVariants.length > 0 && !requiredVariants.every((vs) => vs.some((v) => prepared.name.includes(v)))) continue
+    const score = scorePreparedTerms(prepared, terms)
+    if (score > 0) scored.push({ name: prepared.tool.name, score })
   }
   scored.sort((a, b) => (b.score !== a.score ? b.score - a.score : a.name.localeCompare(b.name)))
 

@@ -38,31 +38,63 @@ export const matchesRequiredTerms = (name: string, required: ReadonlyArray<strin
   return required.every((term) => termVariants(term).some((v) => lower.includes(v)))
 }
 
-const nameScore = (name: string, variant: string, mcp: boolean): number => {
-  if (name === variant || name.endsWith(`_${variant}`) || name.endsWith(`.${variant}`)) {
-    return mcp ? SCORE_NAME_EXACT_MCP : SCORE_NAME_EXACT_BUILTIN
-  }
-  if (name.includes(variant)) return mcp ? SCORE_NAME_SUBSTR_MCP : SCORE_NAME_SUBSTR_BUILTIN
-  return 0
+
+/** A tool with its lower-cased search fields computed once (a query then costs no allocation per tool). */
+export interface PreparedTool {
+  readonly tool: SearchableTool
+  readonly name: string
+  readonly description: string
+  readonly hintWords: ReadonlyArray<string>
+  readonly mcp: boolean
 }
 
-/** Scores a tool against search terms (name, hint word, description, action-alias bonus); 0 = no signal. */
-export const scoreTool = (tool: SearchableTool, terms: ReadonlyArray<string>): number => {
-  const mcp = isMcpTool(tool)
-  const name = tool.name.toLowerCase()
-  const description = tool.description.toLowerCase()
-  const hintWords = (tool.searchHint ?? "").toLowerCase().split(/\s+/g).filter((w) => w.length > 0)
+/** Lower-cases a tool's search fields once. */
+export const prepareTool = (tool: SearchableTool): PreparedTool => ({
+  tool,
+  name: tool.name.toLowerCase(),
+  description: tool.description.toLowerCase(),
+  hintWords: (tool.searchHint ?? "").toLowerCase().split(/\s+/g).filter((w) => w.length > 0),
+  mcp: isMcpTool(tool)
+})
 
-  let total = 0
-  for (const term of terms) {
-    if (term.length === 0) continue
+/** A search term with its variants and suffix forms computed once per query. */
+export interface PreparedTerm {
+  readonly term: string
+  readonly variants: ReadonlyArray<string>
+  readonly suffixes: ReadonlyArray<readonly [variant: string, underscored: string, dotted: string]>
+  readonly isAlias: boolean
+}
+
+/** Prepares the terms of one query. */
+export const prepareTerms = (terms: ReadonlyArray<string>): ReadonlyArray<PreparedTerm> =>
+  terms.filter((term) => term.length > 0).map((term) => {
     const variants = termVariants(term)
-    total += Math.max(0, ...variants.map((v) => nameScore(name, v, mcp)))
-    if (hintWords.some((w) => variants.includes(w))) total += SCORE_HINT_BUILTIN
-    if (variants.some((v) => description.includes(v))) total += SCORE_DESC_BUILTIN
-    const aliasHit = ACTION_TERM_ALIASES.has(term) &&
-      variants.some((v) => v !== term && (name.includes(v) || hintWords.includes(v)))
-    if (aliasHit) total += SCORE_ACTION_ALIAS_BUILTIN
+    return { term, variants, suffixes: variants.map((v) => [v, `_${v}`, `.${v}`] as const), isAlias: ACTION_TERM_ALIASES.has(term) }
+  })
+
+/** Scores a prepared tool against prepared terms (name, hint word, description, action-alias bonus). */
+export const scorePreparedTerms = (p: PreparedTool, terms: ReadonlyArray<PreparedTerm>): number => {
+  let total = 0
+  for (const { term, variants, suffixes, isAlias } of terms) {
+    let best = 0
+    for (const [v, underscored, dotted] of suffixes) {
+      if (p.name === v || p.name.endsWith(underscored) || p.name.endsWith(dotted)) {
+        best = Math.max(best, p.mcp ? SCORE_NAME_EXACT_MCP : SCORE_NAME_EXACT_BUILTIN)
+      } else if (p.name.includes(v)) best = Math.max(best, p.mcp ? SCORE_NAME_SUBSTR_MCP : SCORE_NAME_SUBSTR_BUILTIN)
+    }
+    total += best
+    if (p.hintWords.length > 0 && p.hintWords.some((w) => variants.includes(w))) total += SCORE_HINT_BUILTIN
+    if (variants.some((v) => p.description.includes(v))) total += SCORE_DESC_BUILTIN
+    if (isAlias && variants.some((v) => v !== term && (p.name.includes(v) || p.hintWords.includes(v)))) {
+      total += SCORE_ACTION_ALIAS_BUILTIN
+    }
   }
   return total
 }
+
+/** Scores a prepared tool against search terms (name, hint word, description, action-alias bonus). */
+export const scorePrepared = (p: PreparedTool, terms: ReadonlyArray<string>): number =>
+  scorePreparedTerms(p, prepareTerms(terms))
+
+/** Scores a tool against search terms (name, hint word, description, action-alias bonus); 0 = no signal. */
+export const scoreTool = (tool: SearchableTool, terms: ReadonlyArray<string>): number => scorePrepared(prepareTool(tool), terms)
