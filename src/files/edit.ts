@@ -20,7 +20,7 @@ import {
   text
 } from "../tool/index.js"
 import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
-import { commitSnapshot, makeMutationContext } from "./mutation.js"
+import { commitSnapshot, makeMutationContext, unchangedSinceApproval } from "./mutation.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
 const DESCRIPTION = `Replaces text within a file, or creates a new file.
@@ -142,13 +142,7 @@ export const makeEdit = Effect.gen(function*() {
             Effect.gen(function*() {
               const p = yield* plan
               const approved = yield* Ref.get(shown)
-              if (Option.isSome(approved) && approved.value.snapshot.hash !== p.snapshot.hash) {
-                return yield* new FileChangedSinceRead({
-                  message: `File ${abs} changed on disk after this edit was shown for approval, so nothing was ` +
-                    `written. Re-read it with the read_file tool and redo the edit against the current content.`,
-                  display: "file changed after approval; nothing written."
-                })
-              }
+              yield* unchangedSinceApproval(approved, p, { subject: `File ${abs}`, action: "edit", next: "redo the edit against the current content" })
               if (settings.fuzzyEditApproval === "ask" && p.match !== null && p.match.rung !== "exact" && Option.isNone(approved)) {
                 return yield* new ExecutionDenied({
                   message: `old_string matched ${abs} only approximately (rung: ${p.match.rung}), and this session ` +

@@ -16,7 +16,7 @@ import { Workspace, type WorkspaceService } from "../session/workspace.js"
 import { atomicWrite, AtomicWriteError, sha256Hex } from "../text/atomicWrite.js"
 import { type DecodedText, decodeText } from "../text/codec.js"
 import { makeFileHistory, sessionHistoryDir } from "../text/history.js"
-import { type FileChangedSinceRead, FileTooLarge } from "../tool/errors.js"
+import { FileChangedSinceRead, FileTooLarge } from "../tool/errors.js"
 import { type FileToolsSettings, loadFileToolsSettings } from "./config.js"
 
 /** The file as a mutation found it. @category models */
@@ -59,6 +59,27 @@ export const makeMutationContext = Effect.gen(function*() {
   const settings = yield* loadFileToolsSettings
   return { cache, workspace, sessionId: session.id, settings } satisfies MutationContext
 })
+
+/**
+ * Fails with `file_changed_since_read` when the bytes a call was planned from differ from those of
+ * the plan a person approved (the file changed while the confirmation was on screen).
+ *
+ * @category guards
+ */
+export const unchangedSinceApproval = (
+  approved: Option.Option<{ readonly snapshot: FileSnapshot }>,
+  current: { readonly snapshot: FileSnapshot },
+  what: { readonly subject: string; readonly action: string; readonly next: string }
+): Effect.Effect<void, FileChangedSinceRead> =>
+  Option.isSome(approved) && approved.value.snapshot.hash !== current.snapshot.hash
+    ? Effect.fail(
+      new FileChangedSinceRead({
+        message: `${what.subject} changed on disk after this ${what.action} was shown for approval, so nothing was ` +
+          `written. Re-read it with the read_file tool and ${what.next}.`,
+        display: `${what.subject.split(" ")[0]!.toLowerCase()} changed after approval; nothing written.`
+      })
+    )
+    : Effect.void
 
 /** What a commit did. @category models */
 export interface CommitResult {

@@ -27,7 +27,7 @@ import {
   TargetNotRegularFile,
   text
 } from "../tool/index.js"
-import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, type MutationContext, type PriorGuard } from "./mutation.js"
+import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "./mutation.js"
 import { applyNotebookEdit, displayIds, hasStableIds, type Notebook, parseNotebook } from "./notebook.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
@@ -222,12 +222,7 @@ export const makeNotebookEdit = Effect.gen(function*() {
             Effect.gen(function*() {
               const p = yield* plan
               const approved = yield* Ref.get(shown)
-              if (Option.isSome(approved) && approved.value.snapshot.hash !== p.snapshot.hash) {
-                return yield* new FileChangedSinceRead({
-                  message: `Notebook ${abs} changed on disk after this edit was shown for approval, so nothing was written. Re-read it with the read_file tool and redo the edit.`,
-                  display: "notebook changed after approval; nothing written."
-                })
-              }
+              yield* unchangedSinceApproval(approved, p, { subject: `Notebook ${abs}`, action: "edit", next: "redo the edit" })
               const committed = yield* commitSnapshot(ctx, p.snapshot, p.newBytes, { tool: "notebook_edit", guard, cacheable: false }).pipe(
                 Effect.catchTag("AtomicWriteError", (e) =>
                   Effect.fail(new FileWriteFailure({ message: `Error writing notebook: ${e.message}`, display: `Error writing notebook: ${e.message}` })))

@@ -31,7 +31,7 @@ import {
   text
 } from "../tool/index.js"
 import { countTextLines, requireSeenWholeFile } from "./evidence.js"
-import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, type MutationContext, type PriorGuard } from "./mutation.js"
+import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "./mutation.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 import { writeFailure } from "./writeErrors.js"
 
@@ -165,13 +165,7 @@ export const makeWriteFile = Effect.gen(function*() {
             Effect.gen(function*() {
               const p = yield* plan
               const approved = yield* Ref.get(shown)
-              if (Option.isSome(approved) && approved.value.snapshot.hash !== p.snapshot.hash) {
-                return yield* new FileChangedSinceRead({
-                  message: `File ${abs} changed on disk after this write was shown for approval, so nothing was ` +
-                    `written. Re-read it with the read_file tool and decide again.`,
-                  display: "file changed after approval; nothing written."
-                })
-              }
+              yield* unchangedSinceApproval(approved, p, { subject: `File ${abs}`, action: "write", next: "decide again" })
               const committed = yield* commitSnapshot(ctx, p.snapshot, p.newBytes, { tool: "write_file", guard: writeGuard(ctx, abs) }).pipe(
                 Effect.catchTag("AtomicWriteError", (e) => Effect.fail(writeFailure(abs, e)))
               )
