@@ -13,7 +13,6 @@ import type { Rung } from "../text/index.js"
 import {
   defineTool,
   ExecutionDenied,
-  FileChangedSinceRead,
   FileWriteFailure,
   Kind,
   PathParam,

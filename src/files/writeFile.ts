@@ -22,7 +22,6 @@ import { createPatchSmart, getDiffStat } from "../text/diff.js"
 import {
   defineTool,
   type EditRequiresPriorRead,
-  FileChangedSinceRead,
   type FileTooLarge,
   FileWriteFailure,
   InvalidToolParams,
