@@ -9,7 +9,12 @@
  * @since 0.1.0
  */
 import * as readline from "node:readline"
-import { Data, Effect, Layer, Logger, Option, Runtime } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import { Argument, Command, Flag } from "effect/cli"
 import { Approver } from "../run/approver.js"
 import type { ApprovalMode } from "../run/policy.js"

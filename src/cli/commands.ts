@@ -5,7 +5,11 @@
  * @since 0.1.0
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import { Console, Effect, Layer, Logger, Option } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
 import { loadMcpConfigFile } from "../mcp/config.js"
 import { Approver } from "../run/approver.js"

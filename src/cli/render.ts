@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Effect, Ref, Schedule, Semaphore } from "effect"
+import * as Effect from "effect/Effect"
+import * as Ref from "effect/Ref"
+import * as Schedule from "effect/Schedule"
+import * as Semaphore from "effect/Semaphore"
 import type { ApprovalRequest } from "../run/approver.js"
 import type { CallResult } from "../tool/outcome.js"
 import type { Display, FileDiffDisplay, TodoListDisplay } from "../tool/result.js"

@@ -7,7 +7,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, FileSystem, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Schema from "effect/Schema"
 import { Argument, Command, Flag } from "effect/cli"
 import type { ApprovalMode } from "../run/policy.js"
 import type { ToolCall } from "../run/scheduler.js"

@@ -6,7 +6,8 @@
  */
 import { pathToFileURL } from "node:url"
 import * as nodePath from "node:path"
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import type { ToolFactory } from "../registry/registry.js"
 import type { AnyTool } from "../tool/tool.js"
 

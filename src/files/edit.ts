@@ -7,7 +7,10 @@
  * @since 0.1.0
  */
 import * as path from "node:path"
-import { Effect, Option, Ref, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import { createPatchSmart, getDiffStat } from "../text/diff.js"
 import type { Rung } from "../text/index.js"
 import {

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
 import { changedOldLines } from "../text/diff.js"
 import { encodeText, findUnrepresentable, NEW_FILE_FORMAT, type TextFormat, toLf } from "../text/codec.js"

@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { LineRange } from "../session/lineRanges.js"
 import { type FileIdentity, type FileReadCacheService, inodeKey } from "../session/readCache.js"
 import type { ChangedLines } from "../text/diff.js"

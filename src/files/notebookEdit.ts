@@ -6,7 +6,10 @@
  * @since 0.1.0
  */
 import * as path from "node:path"
-import { Effect, Option, Ref, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import { stat } from "../session/fsEffect.js"
 import { encodeText, findUnrepresentable } from "../text/codec.js"
 import { createPatchSmart } from "../text/diff.js"

@@ -7,7 +7,8 @@
 import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { LineRange } from "../session/lineRanges.js"
 import { decodeText } from "../text/codec.js"
 import {

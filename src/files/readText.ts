@@ -10,7 +10,7 @@
  */
 import type { FileHandle } from "node:fs/promises"
 import iconv from "iconv-lite"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { bomBytes, decodeText, DETECTION_SAMPLE_BYTES, detectEncoding } from "../text/codec.js"
 
 /** Marker appended to a line cut by the character budget. @category constants */

@@ -7,7 +7,10 @@
  */
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
-import { Effect, Option, Ref, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import { errnoCode } from "../session/fsEffect.js"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
 import {

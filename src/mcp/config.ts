@@ -14,7 +14,10 @@
  * @since 0.1.0
  */
 import * as fs from "node:fs/promises"
-import { Effect, Result, Schema, SchemaIssue } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import {
   DEFAULT_MCP_TOOL_IDLE_TIMEOUT_MS,
   DEFAULT_MCP_TOOL_TIMEOUT_MS,

@@ -21,7 +21,8 @@ import {
   ToolListChangedNotificationSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { Effect, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import type { McpServerConfig } from "./config.js"
 import { KILL_GRACE_MS } from "./constants.js"
 import { McpConnectError } from "./errors.js"

@@ -6,7 +6,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { ErrorCode, McpError, type Prompt, type Resource, type ResourceTemplate, type Tool } from "@modelcontextprotocol/sdk/types.js"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import {
   MAX_LIST_PAGES,
   MAX_RESOURCES_PER_SERVER,

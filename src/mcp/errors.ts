@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The MCP config file cannot be used at all (unreadable, not JSON, wrong shape). @category errors */
 export class McpConfigError extends Schema.TaggedError<McpConfigError>()("McpConfigError", {

@@ -9,7 +9,14 @@
  *
  * @since 0.1.0
  */
-import { Deferred, Effect, Exit, Layer, PubSub, Ref, Semaphore, Stream } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as Ref from "effect/Ref"
+import * as Semaphore from "effect/Semaphore"
+import * as Stream from "effect/Stream"
 import { ToolRegistry } from "../registry/registry.js"
 import { buildChangedMcpToolsReminder, buildMcpServerInstructionsReminder } from "../registry/search/reminder.js"
 import type { DeferredToolSummary } from "../registry/search/types.js"

@@ -6,7 +6,14 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, PubSub, RcMap, Ref, type Scope, Stream } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as RcMap from "effect/RcMap"
+import * as Ref from "effect/Ref"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { type BudgetState, type BudgetWarning, initialBudget, refusedMessage, release, tryReserve } from "./budget.js"
 import type { McpBudgetConfig, McpServerConfig } from "./config.js"
 import { poolKey } from "./fingerprint.js"

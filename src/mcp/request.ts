@@ -7,7 +7,11 @@
  *
  * @since 0.1.0
  */
-import { Effect, Exit, Fiber, Queue, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Queue from "effect/Queue"
+import * as Schema from "effect/Schema"
 import { MAX_RECONNECT_ATTEMPTS, RECONNECT_BASE_DELAY_MS } from "./constants.js"
 import { classifyFailure, type LiveConnection, type ProgressParams } from "./connection.js"
 import type { McpConnectError } from "./errors.js"

@@ -6,7 +6,9 @@
  */
 import { randomUUID } from "node:crypto"
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js"
-import { Effect, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { type ExecutionFailed, ExecutionTimeout, McpToolError } from "../tool/errors.js"
 import { Kind } from "../tool/kind.js"
 import { type LlmPart, text } from "../tool/result.js"

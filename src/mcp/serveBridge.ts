@@ -14,7 +14,9 @@ import {
   type LoggingLevel,
   McpError
 } from "@modelcontextprotocol/sdk/types.js"
-import { Deferred, Effect, Stream } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import type { GatewayEvent, McpGateway, ServerStatus } from "./service.js"
 
 /** The logger name of gateway status messages. @category constants */

@@ -6,7 +6,11 @@
  * @since 0.1.0
  */
 import type { GetPromptResult, Prompt } from "@modelcontextprotocol/sdk/types.js"
-import { Context, Effect, Layer, type Scope, Stream } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { ExecutionFailed, type ExecutionTimeout, type McpToolError } from "../tool/errors.js"
 import type { McpConfig } from "./config.js"
 import type { TransportKind } from "./connection.js"

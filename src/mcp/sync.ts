@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { ToolRegistry } from "../registry/registry.js"
 import type { McpServerConfig } from "./config.js"
 import { type Catalog, type DiscoveredTool, toolSignature } from "./discovery.js"

@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { mcpToolName } from "../registry/search/mcpNames.js"
 import { ExecutionTimeout, McpToolError } from "../tool/errors.js"
 import { Kind } from "../tool/kind.js"

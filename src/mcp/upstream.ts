@@ -12,7 +12,16 @@ import {
   type ReadResourceResult,
   ResultSchema
 } from "@modelcontextprotocol/sdk/types.js"
-import { Effect, Exit, FiberSet, Option, PubSub, Queue, Ref, Scope, Semaphore, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberSet from "effect/FiberSet"
+import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
+import * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
+import * as Stream from "effect/Stream"
 import type { McpServerConfig } from "./config.js"
 import { poolKey } from "./fingerprint.js"
 import { HEALTH_PING_TIMEOUT_MS, LIST_CHANGED_DEBOUNCE_MS } from "./constants.js"

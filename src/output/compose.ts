@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { NOTE_FILE_TOO_LARGE, NOTE_PERSISTENCE_UNAVAILABLE, NOTE_SESSION_BUDGET_EXHAUSTED } from "./constants.js"
 import type { PersistError } from "./errors.js"
 import { type PersistedOutput, OutputStore } from "./store.js"

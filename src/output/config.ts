@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Result } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import {
   DEFAULT_BATCH_BUDGET,
   DEFAULT_MAX_OUTPUT_FILE_BYTES,

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The content is over the per-file byte cap, so it was not saved. @category errors */
 export class OutputTooLarge extends Schema.TaggedError<OutputTooLarge>()("OutputTooLarge", {

@@ -13,7 +13,11 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Ref, Stream } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
+import * as Stream from "effect/Stream"
 import type { CallResult } from "../tool/outcome.js"
 import type { LlmPart } from "../tool/result.js"
 import type { ToolInfo } from "../tool/tool.js"

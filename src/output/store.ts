@@ -7,7 +7,12 @@
  * @since 0.1.0
  */
 import { randomBytes } from "node:crypto"
-import { Context, Effect, FileSystem, Layer, Path, Ref } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as Path from "effect/Path"
+import * as Ref from "effect/Ref"
 import { DEFAULT_MAX_OUTPUT_FILE_BYTES, DEFAULT_MAX_SESSION_OUTPUT_BYTES, DEFAULT_TRUNCATE_LINES } from "./constants.js"
 import {
   InvalidOutputPage,

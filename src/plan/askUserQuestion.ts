@@ -9,7 +9,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { Kind } from "../tool/kind.js"
 import type { AskUserQuestionConfirmation, ConfirmationOutcome } from "../tool/permission.js"
 import { textResult } from "../tool/result.js"

@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 
 /** Statuses of a task on the board. @category constants */
 export const TASK_STATUSES = ["pending", "in_progress", "completed"] as const

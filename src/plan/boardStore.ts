@@ -8,7 +8,9 @@
  * @since 0.1.0
  */
 import * as nodePath from "node:path"
-import { Effect, Result, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import type { FsError } from "../session/fsEffect.js"
 import type { WorkspaceService } from "../session/workspace.js"
 import { ExecutionFailed, type FileWriteFailure, type NoSpaceLeft, type PermissionDenied, ReadContentFailure } from "../tool/errors.js"

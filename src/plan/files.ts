@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto"
 import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { errnoCode, FsError } from "../session/fsEffect.js"
 import { FileWriteFailure, NoSpaceLeft, PermissionDenied } from "../tool/errors.js"
 

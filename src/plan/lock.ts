@@ -15,7 +15,10 @@
  */
 import { randomBytes } from "node:crypto"
 import * as os from "node:os"
-import { Clock, Data, Effect, Random } from "effect"
+import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Random from "effect/Random"
 import { errnoCode, type FsError } from "../session/fsEffect.js"
 import { createExclusive, readTextIfExists, removeIfExists, statIfExists } from "./files.js"
 

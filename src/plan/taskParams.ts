@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { invalidTaskIdMessage, MAX_DESCRIPTION_CHARS, MAX_SUBJECT_CHARS, TASK_ID_PATTERN } from "./board.js"
 
 /** A task id param: a string holding a positive integer (checked by {@link firstInvalidId}). @category schemas */

@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect, Result, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { Session } from "../session/session.js"
 import { Workspace } from "../session/workspace.js"
 import { ExecutionFailed } from "../tool/errors.js"

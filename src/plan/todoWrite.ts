@@ -7,7 +7,9 @@
  * @since 0.1.0
  */
 import * as nodePath from "node:path"
-import { Effect, Schema, Semaphore } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Semaphore from "effect/Semaphore"
 import { Session } from "../session/session.js"
 import { Workspace } from "../session/workspace.js"
 import { Kind } from "../tool/kind.js"

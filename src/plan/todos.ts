@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The statuses a todo may have. @category constants */
 export const TODO_STATUSES = ["pending", "in_progress", "completed"] as const

@@ -13,7 +13,8 @@
  */
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
-import { Duration, Effect } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 
 /** Most descendants a walk returns. @category constants */
 export const MAX_DESCENDANTS = 256

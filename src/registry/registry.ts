@@ -7,7 +7,20 @@
  *
  * @since 0.1.0
  */
-import { Cache, Cause, Context, Duration, Effect, Exit, Layer, PubSub, Ref, Schema, type Scope, Stream, TxHashMap, TxHashSet } from "effect"
+import * as Cache from "effect/Cache"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as TxHashMap from "effect/TxHashMap"
+import * as TxHashSet from "effect/TxHashSet"
 import { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
 import type { AnyTool, ToolInfo } from "../tool/tool.js"
 import { sortTools } from "../tool/declarations.js"

@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Ref } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
 import type { ConfirmationDetails, ConfirmationOutcome } from "../tool/permission.js"
 import type { ToolInfo } from "../tool/tool.js"
 

@@ -5,7 +5,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, type FileSystem, type Path } from "effect"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import type { ToolFactory } from "../registry/registry.js"
 import type { ResolveServer } from "../mcp/resource.js"
 import type { OutputStore } from "../output/store.js"

@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Cause, Context, Effect, Layer } from "effect"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { HookVerdict, Invocation, ToolEvent, ToolEventHooks } from "../tool/tool.js"
 
 /** A hook's verdict (re-exported from the tool model, where tools see it). @category models */

@@ -6,7 +6,12 @@
  *
  * @since 0.1.0
  */
-import { Cause, Context, Effect, Exit, Layer, Ref } from "effect"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
 import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../output/pipeline.js"
 import { ToolRegistry } from "../registry/registry.js"
 import { Workspace } from "../session/workspace.js"

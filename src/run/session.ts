@@ -6,8 +6,10 @@
  * @since 0.1.0
  */
 import * as nodePath from "node:path"
-import { NodeServices } from "@effect/platform-node"
-import { Effect, Layer, Schema } from "effect"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { loadOutputLimits, type OutputLimits } from "../output/config.js"
 import { OutputPipeline } from "../output/pipeline.js"
 import { OutputStore } from "../output/store.js"

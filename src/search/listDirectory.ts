@@ -8,7 +8,7 @@
 import type { Dirent } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { LsExecutionError, PathIsNotADirectory } from "../tool/errors.js"
 import { MAX_ENTRY_COUNT, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
 import { type IgnoreOptions, makeIgnoreTree } from "./ignore/tree.js"

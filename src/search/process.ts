@@ -5,7 +5,8 @@
  * @since 0.1.0
  */
 import { spawn } from "node:child_process"
-import { Data, Effect } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 
 /** A process could not be started. @category errors */
 export class ProcessError extends Data.TaggedError("ProcessError")<{ readonly message: string }> {}

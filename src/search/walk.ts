@@ -8,7 +8,7 @@
 import type { Dirent } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { type PathGlob, pathGlobAllows } from "./ignore/patterns.js"
 import type { IgnoreTree } from "./ignore/tree.js"
 

@@ -3,7 +3,8 @@
  * runs each model step's tool calls as one scheduler batch.
  *
  * ```ts
- * import { Effect, Layer } from "effect"
+ * import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
  * import { Approver, SessionLayer } from "toolwright"
  * import { runAgent, SessionToolkit } from "toolwright/effect-ai"
  *

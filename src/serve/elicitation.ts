@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { ApprovalRequest } from "../run/approver.js"
 import { Approver } from "../run/approver.js"
 import type { AskUserQuestionConfirmation, ConfirmationOutcome } from "../tool/permission.js"

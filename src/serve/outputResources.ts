@@ -16,7 +16,10 @@ import {
   McpError,
   ReadResourceRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Exit, Result } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Result from "effect/Result"
 import { DEFAULT_TRUNCATE_LINES } from "../output/constants.js"
 import type { OutputStore, PersistedOutput } from "../output/store.js"
 import type { CallResult } from "../tool/outcome.js"

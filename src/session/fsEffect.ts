@@ -6,7 +6,8 @@
  */
 import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
-import { Data, Effect } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 
 /** A failed file-system call: the operation, the path and the errno code when Node gave one. @category errors */
 export class FsError extends Data.TaggedError("FsError")<{

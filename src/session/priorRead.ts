@@ -7,7 +7,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import {
   EditRequiresPriorRead,
   FileChangedSinceRead,

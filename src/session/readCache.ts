@@ -11,7 +11,12 @@
  * @since 0.1.0
  */
 import * as path from "node:path"
-import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import { realpath } from "./fsEffect.js"
 import { addRange, coversLines, type LineRange, WHOLE_FILE } from "./lineRanges.js"
 

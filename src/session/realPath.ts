@@ -9,7 +9,8 @@
  * @since 0.1.0
  */
 import * as path from "node:path"
-import { Effect, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import { FsError, lstat, readlink, realpath } from "./fsEffect.js"
 
 /** Symlink hops followed by hand before giving up with `ELOOP` (Linux's own limit is 40). @category constants */

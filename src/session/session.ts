@@ -6,7 +6,9 @@
  * @since 0.1.0
  */
 import { randomBytes } from "node:crypto"
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 /** A session's identity. @category services */
 export class Session extends Context.Service<Session, {

@@ -10,7 +10,11 @@
  * @since 0.1.0
  */
 import * as path from "node:path"
-import { Context, Effect, Layer, Result, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import {
   type FileWriteFailure,
   InvalidToolParams,

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import { DEFAULT_KILL_GRACE_MS } from "../process/tree.js"
 import { DEFAULT_SCREEN_SIZE, type ScreenSize } from "./screen.js"
 

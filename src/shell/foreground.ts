@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { truncateAndPersist } from "../output/compose.js"
 import { OutputStore } from "../output/store.js"
 import { ExecutionTimeout, ShellExecuteError } from "../tool/errors.js"

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import type { OutputStore } from "../output/store.js"
 import type { Session } from "../session/session.js"
 import { BackgroundShells } from "./background.js"

@@ -8,7 +8,9 @@
  * @since 0.1.0
  */
 import * as nodePath from "node:path"
-import { Effect, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { OutputStore } from "../output/store.js"
 import { FileReadCache } from "../session/readCache.js"
 import { Workspace } from "../session/workspace.js"

@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import { createRequire } from "node:module"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { IBufferCell, Terminal as XtermTerminal } from "@xterm/headless"
 
 /** Raw output kept for replay. @category constants */

@@ -9,7 +9,8 @@
  */
 import * as fsp from "node:fs/promises"
 import * as nodePath from "node:path"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { errnoCode, lstat, stat } from "../session/fsEffect.js"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
 import type { FileReadCacheService } from "../session/readCache.js"

@@ -12,7 +12,9 @@ import { spawn as spawnChild } from "node:child_process"
 import * as fs from "node:fs"
 import { constants as osConstants } from "node:os"
 import { createRequire } from "node:module"
-import { Deferred, Effect, Schema } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import type * as NodePty from "node-pty"
 
 /** Which process backend ran a command. @category models */

@@ -13,7 +13,8 @@
 import { randomBytes } from "node:crypto"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
-import { Data, Effect } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 import { errnoCode } from "../session/fsEffect.js"
 import { sha256Hex } from "./atomicWrite.js"
 

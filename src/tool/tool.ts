@@ -4,7 +4,11 @@
  *
  * @since 0.1.0
  */
-import { Cause, Effect, Exit, Schema, SchemaIssue } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import { pathFieldsOf } from "./annotations.js"
 import { InvalidToolParams } from "./errors.js"
 import { CONCURRENCY_SAFE_KINDS, type Kind } from "./kind.js"

@@ -12,7 +12,7 @@
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/errors.js"
 import { MAX_SEARCH_FILE_BYTES, TRUNCATE_TOOL_OUTPUT_LINES } from "../constants.js"
 import { compilePathGlob, type PathGlob, pathGlobAllows } from "../ignore/patterns.js"

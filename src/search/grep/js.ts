@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { forEachLine } from "../text.js"
 import { walkFiles } from "../walk.js"

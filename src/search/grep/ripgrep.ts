@@ -11,7 +11,7 @@
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/errors.js"
 import { DEFAULT_EXCLUDED_NAMES } from "../constants.js"
 import { isSimpleBasenameGlob } from "../ignore/patterns.js"

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as fs from "node:fs/promises"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { InvalidToolParams, SearchPathNotFound } from "../../tool/errors.js"
 import { validateGrepPattern } from "../regex/compile.js"
 import { selectGrepBackend } from "./select.js"

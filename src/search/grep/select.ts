@@ -6,7 +6,8 @@
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Effect, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import { runProcess, searchEnv } from "../process.js"
 import { makeGitGrepBackend } from "./gitGrep.js"
 import { jsGrepBackend } from "./js.js"

@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/errors.js"
 import { DEFAULT_EXCLUDED_NAMES } from "../constants.js"
 import { probeExitCode, runProcess, searchEnv } from "../process.js"

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import type { GrepExecutionError } from "../../tool/errors.js"
 import type { IgnoreOptions } from "../ignore/tree.js"
 

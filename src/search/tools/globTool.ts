@@ -7,7 +7,9 @@
  * @since 0.1.0
  */
 import * as path from "node:path"
-import { Clock, Effect, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../../output/config.js"
 import { Workspace, type WorkspaceService } from "../../session/workspace.js"
 import { defineTool, GlobExecutionError, InvalidToolParams, Kind, PathNotInWorkspace, PathParam, textResult } from "../../tool/index.js"

@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { LineRange } from "../../session/lineRanges.js"
 import type { FileReadCacheService } from "../../session/readCache.js"
 import type { GrepMatch } from "../grep/types.js"

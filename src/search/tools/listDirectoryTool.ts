@@ -8,7 +8,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../../output/config.js"
 import { Workspace } from "../../session/workspace.js"
 import { defineTool, Kind, LsExecutionError, PathParam, textResult } from "../../tool/index.js"

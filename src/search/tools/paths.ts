@@ -8,7 +8,7 @@
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { displayPath, unescapePath } from "../../session/paths.js"
 import type { WorkspaceService } from "../../session/workspace.js"
 import { SearchPathNotADirectory, SearchPathNotFound } from "../../tool/errors.js"

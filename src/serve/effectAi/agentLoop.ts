@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { type AiError, LanguageModel, Prompt, type Response } from "effect/ai"
 import { ToolRegistry } from "../../registry/registry.js"
 import { type BatchResult, Scheduler, type ToolCall } from "../../run/scheduler.js"

@@ -11,7 +11,12 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, type JsonSchema, Layer, Ref, Semaphore } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import type * as JsonSchema from "effect/JsonSchema"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
+import * as Semaphore from "effect/Semaphore"
 import { Tool, Toolkit } from "effect/ai"
 import { ToolRegistry } from "../../registry/registry.js"
 import { Scheduler } from "../../run/scheduler.js"
