@@ -3,13 +3,13 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as readline from "node:readline"
-import { repoRoot } from "./lib.mjs"
+import { repoRoot, distDir } from "./lib.mjs"
 
 const [op, ...args] = process.argv.slice(2)
 const peakKb = () => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0)
 
 const session = async (root, stateDir) => {
-  const tw = await import(path.join(repoRoot, "dist/index.js"))
+  const tw = await import(path.join(distDir, "index.js"))
   const { Effect, Layer, ManagedRuntime } = await import("effect")
   const layer = tw.SessionLayer.layer({ roots: [root], stateDir, mode: "yolo" }).pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" })))
   const rt = ManagedRuntime.make(layer)

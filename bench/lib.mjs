@@ -6,6 +6,8 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+/** The built library the scenarios measure: `dist/`, or `TOOLWRIGHT_BENCH_DIST` (a build elsewhere under the repo, so engineers working in parallel can measure their own build). */
+export const distDir = process.env.TOOLWRIGHT_BENCH_DIST ? path.resolve(process.env.TOOLWRIGHT_BENCH_DIST) : path.join(repoRoot, "dist")
 
 /** Median of numbers. */
 export const median = (xs) => {

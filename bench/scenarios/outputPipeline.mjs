@@ -1,12 +1,12 @@
 // The output pipeline on a batch of 100 × 1 MB results, against raw fs.writeFile of the same bytes.
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { repoRoot, tempDir, timeMedian } from "../lib.mjs"
+import { repoRoot, distDir, tempDir, timeMedian } from "../lib.mjs"
 
 export const name = "output pipeline"
 
 export const run = async ({ runs, smoke }) => {
-  const tw = await import(path.join(repoRoot, "dist/index.js"))
+  const tw = await import(path.join(distDir, "index.js"))
   const { Effect, Layer } = await import("effect")
   const { NodeServices } = await import("@effect/platform-node")
   const rows = []

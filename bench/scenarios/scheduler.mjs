@@ -1,11 +1,11 @@
 // Per-call overhead of the scheduler for a no-op Read tool, against a direct function call.
 import * as path from "node:path"
-import { repoRoot, tempDir, timeMedian } from "../lib.mjs"
+import { repoRoot, distDir, tempDir, timeMedian } from "../lib.mjs"
 
 export const name = "scheduler: per-call overhead (no-op Read tool)"
 
 export const run = async ({ runs, smoke }) => {
-  const tw = await import(path.join(repoRoot, "dist/index.js"))
+  const tw = await import(path.join(distDir, "index.js"))
   const { Effect, Layer, Schema, ManagedRuntime } = await import("effect")
   const noop = tw.defineTool({
     name: "noop", displayName: "Noop", description: "does nothing", kind: tw.Kind.Read,

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { median, repoRoot, timeMedian } from "../lib.mjs"
+import { median, repoRoot, distDir, timeMedian } from "../lib.mjs"
 
 export const name = "search: grep_search and glob"
 
@@ -17,7 +17,7 @@ const generateTree = (root, files) => {
 }
 
 const session = async (root) => {
-  const tw = await import(path.join(repoRoot, "dist/index.js"))
+  const tw = await import(path.join(distDir, "index.js"))
   const { Effect, Layer, ManagedRuntime } = await import("effect")
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "twbench-state-"))
   const layer = tw.SessionLayer.layer({ roots: [root], stateDir, mode: "yolo" }).pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" })))

@@ -5,7 +5,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { createRequire } from "node:module"
-import { median, repoRoot } from "../lib.mjs"
+import { median, repoRoot, distDir } from "../lib.mjs"
 
 export const name = "shell: output throughput"
 
@@ -25,7 +25,7 @@ const barePty = (cmd) => new Promise((resolve) => {
 })
 
 const ours = async (cmd, pty) => {
-  const tw = await import(path.join(repoRoot, "dist/index.js"))
+  const tw = await import(path.join(distDir, "index.js"))
   const { Effect, Layer, ManagedRuntime } = await import("effect")
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "twbench-sh-"))
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "twbench-state-"))

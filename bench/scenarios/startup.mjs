@@ -1,5 +1,5 @@
 // Start-up: import the library, build a session, list declarations — against `node -e ''`.
-import { runProcess, median, repoRoot, tempDir } from "../lib.mjs"
+import { runProcess, median, repoRoot, distDir, tempDir } from "../lib.mjs"
 import * as path from "node:path"
 
 export const name = "start-up: import + session + first declaration list"
@@ -9,7 +9,7 @@ export const run = async ({ runs }) => {
   const state = tempDir()
   const script = `
     const t0 = performance.now()
-    const tw = await import(${JSON.stringify(path.join(repoRoot, "dist/index.js"))})
+    const tw = await import(${JSON.stringify(path.join(distDir, "index.js"))})
     const { Effect, Layer } = await import("effect")
     const layer = tw.SessionLayer.layer({ roots: [${JSON.stringify(root)}], stateDir: ${JSON.stringify(state)} })
       .pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "cancel" })))

@@ -1,11 +1,11 @@
 // tool_search over many deferred tools (select and keyword), and declaration lists for 1,000 tools.
 import * as path from "node:path"
-import { repoRoot, timeMedian } from "../lib.mjs"
+import { repoRoot, distDir, timeMedian } from "../lib.mjs"
 
 export const name = "tool_search and declaration lists"
 
 export const run = async ({ runs, smoke }) => {
-  const tw = await import(path.join(repoRoot, "dist/index.js"))
+  const tw = await import(path.join(distDir, "index.js"))
   const { Effect, Schema } = await import("effect")
   const params = Schema.Struct({ q: Schema.String.annotate({ description: "q" }) })
   const words = ["create", "delete", "list", "issue", "message", "cron", "file", "repo", "user", "search", "stop", "send"]
