@@ -5,6 +5,11 @@
  * services with Layers. Start with {@link SessionLayer.layer} for a whole session, or call a tool
  * directly with `tool.call(params)`.
  *
+ * This entry stays small so that importing it is cheap: the tool rooms, the MCP gateway and the
+ * server door have their own entry points (`toolwright/files`, `toolwright/shell`,
+ * `toolwright/search`, `toolwright/plan`, `toolwright/mcp`, `toolwright/process`, `toolwright/serve`,
+ * `toolwright/effect-ai`), and a session imports a built-in tool's module on its first call.
+ *
  * @since 0.1.0
  */
 export * from "./tool/index.js"
@@ -20,10 +25,3 @@ export { ToolHooks, type HookVerdict } from "./run/hooks.js"
 export * as Policy from "./run/policy.js"
 export { Scheduler, type BatchResult, type ToolCall, partitionByConcurrencySafety } from "./run/scheduler.js"
 export * as SessionLayer from "./run/session.js"
-export { serveUntilClosed, startServer, type ServeOptions } from "./serve/server.js"
-export * as Plan from "./plan/index.js"
-export * as Mcp from "./mcp/index.js"
-export * as Shell from "./shell/index.js"
-export * as Files from "./files/index.js"
-export * as Search from "./search/index.js"
-export * as ProcessTree from "./process/index.js"

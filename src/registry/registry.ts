@@ -22,7 +22,7 @@ import * as Stream from "effect/Stream"
 import * as TxHashMap from "effect/TxHashMap"
 import * as TxHashSet from "effect/TxHashSet"
 import { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
-import type { AnyTool, ToolInfo } from "../tool/tool.js"
+import { type AnyTool, JsonSchemaParams, type ToolInfo } from "../tool/tool.js"
 import { sortTools } from "../tool/declarations.js"
 import { mcpToolName } from "./search/mcpNames.js"
 
@@ -35,6 +35,12 @@ import { mcpToolName } from "./search/mcpNames.js"
 export interface ToolFactory<R = never> {
   readonly name: string
   readonly load: Effect.Effect<AnyTool, unknown, R>
+  /**
+   * The tool's declaration, when it is known without loading (built-in tools carry one generated
+   * at build time). Declared factories are listed and searched without being loaded; their module is
+   * imported on the first call.
+   */
+  readonly info?: ToolInfo | undefined
 }
 
 /**
@@ -66,6 +72,19 @@ export interface DeferredSummary {
   readonly name: string
   readonly description: string
   readonly serverName?: string | undefined
+}
+
+/**
+ * The deferred tools as a search index needs them: `deferred` is the same array until the tool set
+ * changes (a reveal does not change it), so an index built over it can be kept across reveals.
+ *
+ * @category models
+ */
+export interface DeferredView {
+  /** Every deferred tool, revealed or not, sorted by name (`sortTools`). */
+  readonly deferred: ReadonlyArray<AnyTool>
+  /** True when the tool of that name is deferred and not revealed now. */
+  readonly isHidden: (name: string) => boolean
 }
 
 /** Registry options. @category models */
@@ -109,6 +128,8 @@ export declare namespace ToolRegistry {
     readonly isDeferredAndHidden: (name: string) => Effect.Effect<boolean>
     /** The hidden deferred tools (candidates for `tool_search`), sorted by name; loads pending factories first. */
     readonly hiddenTools: Effect.Effect<ReadonlyArray<AnyTool>>
+    /** The deferred tools and which are hidden now, without building the hidden list (loads pending factories first, like `hiddenTools`). */
+    readonly deferredView: Effect.Effect<DeferredView>
     /** Summaries of the hidden deferred tools, sorted by name. */
     readonly deferredSummary: Effect.Effect<ReadonlyArray<DeferredSummary>>
     /**
@@ -202,7 +223,6 @@ export const make = Effect.fnUntraced(function*<R = never>(
   const revealed = yield* TxHashSet.empty<string>()
   const publisher = yield* Ref.make<Publisher>(() => Effect.void)
   const pubsub = yield* PubSub.unbounded<DeclarationChange>()
-  const loadCounts = yield* Ref.make(new Map<string, number>())
   // Reads go through a cached snapshot. Every change to `tools` or `revealed` commits its
   // transaction, then bumps a version and drops what it invalidates; a result is cached only when
   // no bump happened while it was computed. Sorting happens once per tool set; a reveal only
@@ -281,15 +301,25 @@ export const make = Effect.fnUntraced(function*<R = never>(
     return outcome
   })
 
+  // Stand-ins for declared factories, until their first call loads the real tool.
+  const declaredOnly = new WeakSet<AnyTool>()
+  const isDeclaredOnly = (tool: AnyTool) => declaredOnly.has(tool)
+
   const registerFactory = Effect.fn("ToolRegistry.registerFactory")(function*(factory: ToolFactory) {
     if (disabled.has(factory.name)) return { _tag: "Disabled", name: factory.name } as RegisterOutcome
     const replaced = yield* nameTaken(factory.name)
     yield* Ref.update(pending, (m) => new Map(m).set(factory.name, factory))
+    if (factory.info !== undefined) {
+      const standIn = declaredTool({ ...factory.info, name: factory.name }, ensure(factory.name))
+      declaredOnly.add(standIn)
+      yield* TxHashMap.set(tools, factory.name, standIn)
+      yield* bumpTools
+    }
     return (replaced ? { _tag: "Replaced", name: factory.name } : { _tag: "Registered", name: factory.name }) as RegisterOutcome
   })
 
   for (const factory of factories) {
-    yield* registerFactory({ name: factory.name, load: Effect.provideContext(factory.load, context) })
+    yield* registerFactory({ name: factory.name, load: Effect.provideContext(factory.load, context), info: factory.info })
   }
 
   // One in-flight load per name; a failure is not cached, so a later call retries.
@@ -297,7 +327,6 @@ export const make = Effect.fnUntraced(function*<R = never>(
     Effect.gen(function*() {
       const factory = (yield* Ref.get(pending)).get(name)
       if (factory === undefined) return yield* new ToolNotRegistered({ message: unknownToolMessage(name) })
-      yield* Ref.update(loadCounts, (m) => new Map(m).set(name, (m.get(name) ?? 0) + 1))
       const tool = yield* factory.load.pipe(
         Effect.catchCause((cause) =>
           Effect.fail(new ExecutionFailed({ message: `Tool "${name}" could not be loaded: ${Cause.pretty(cause)}` }))
@@ -315,22 +344,30 @@ export const make = Effect.fnUntraced(function*<R = never>(
     })
   )
 
-  const ensure = Effect.fnUntraced(function*(name: string) {
-    const loaded = (yield* snapshot).byNameMap.get(name)
-    if (loaded !== undefined) return loaded
-    const existing = yield* TxHashMap.get(tools, name)
-    if (existing._tag === "Some") return existing.value
-    if (!(yield* Ref.get(pending)).has(name)) return yield* new ToolNotRegistered({ message: unknownToolMessage(name) })
-    return yield* loads(name)
-  })
+  function ensure(name: string): Effect.Effect<AnyTool, ToolNotRegistered | ExecutionFailed> {
+    return Effect.gen(function*() {
+      const loaded = (yield* snapshot).byNameMap.get(name)
+      if (loaded !== undefined && !isDeclaredOnly(loaded)) return loaded
+      const existing = yield* TxHashMap.get(tools, name)
+      if (existing._tag === "Some" && !isDeclaredOnly(existing.value)) return existing.value
+      if (!(yield* Ref.get(pending)).has(name)) return yield* new ToolNotRegistered({ message: unknownToolMessage(name) })
+      return yield* loads(name)
+    })
+  }
 
-  const warmAll = Effect.gen(function*() {
-    const names = Array.from((yield* Ref.get(pending)).keys())
+  /** Loads the pending factories that match `which` (all, or only those without a declaration). */
+  const warm = (which: "all" | "undeclared") => Effect.gen(function*() {
+    const names = Array.from((yield* Ref.get(pending)).values())
+      .filter((factory) => which === "all" || factory.info === undefined)
+      .map((factory) => factory.name)
+    if (names.length === 0) return { loaded: 0, failed: [] as ReadonlyArray<string> }
     const results = yield* Effect.forEach(names, (name) => Effect.exit(ensure(name)), { concurrency: "unbounded" })
     const failed = names.filter((_, i) => Exit.isFailure(results[i]!))
     for (const name of failed) yield* Effect.logWarning(`toolwright: tool "${name}" failed to load`)
     return { loaded: names.length - failed.length, failed }
   }).pipe(Effect.withSpan("ToolRegistry.warmAll"))
+  const warmAll = warm("all")
+  const warmUndeclared = warm("undeclared")
 
   const names = Effect.map(
     Effect.all([snapshot, Ref.get(pending)]),
@@ -353,7 +390,12 @@ export const make = Effect.fnUntraced(function*<R = never>(
 
   const isDeferredAndHidden = (name: string) => Effect.map(snapshot, (s) => s.isHidden(name))
 
-  const hiddenTools = Effect.andThen(warmAll, Effect.map(snapshot, (s) => s.hiddenList))
+  const hiddenTools = Effect.andThen(warmUndeclared, Effect.map(snapshot, (s) => s.hiddenList))
+
+  const deferredView = Effect.andThen(
+    warmUndeclared,
+    Effect.map(snapshot, (s): DeferredView => ({ deferred: s.deferred, isHidden: s.isHidden }))
+  )
 
   const deferredSummary = Effect.map(hiddenTools, (hidden) =>
     hidden.map((tool): DeferredSummary => ({
@@ -424,9 +466,10 @@ export const make = Effect.fnUntraced(function*<R = never>(
     names,
     canonicalName,
     tools: allTools,
-    declarations: Effect.andThen(warmAll, declarationsNow),
+    declarations: Effect.andThen(warmUndeclared, declarationsNow),
     isDeferredAndHidden,
     hiddenTools,
+    deferredView,
     deferredSummary,
     reveal,
     clearRevealed,
@@ -436,6 +479,23 @@ export const make = Effect.fnUntraced(function*<R = never>(
     subscribe: Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
   })
 })
+
+/**
+ * A stand-in for a tool known only by its declaration: it is listed and searched like the tool, and
+ * each call first loads the real tool (the registry's loader runs the factory once).
+ */
+const declaredTool = (info: ToolInfo, load: Effect.Effect<AnyTool, ToolNotRegistered | ExecutionFailed>): AnyTool => {
+  let real: AnyTool | undefined
+  const loaded = Effect.map(load, (tool) => (real = tool))
+  return {
+    ...info,
+    params: JsonSchemaParams,
+    toAutoClassifierInput: (params) => real?.toAutoClassifierInput(params) ?? "",
+    build: (args) => Effect.flatMap(loaded, (tool) => tool.build(args)),
+    call: (params, context) => Effect.flatMap(loaded, (tool) => tool.call(params, context)),
+    withName: (name) => declaredTool({ ...info, name }, Effect.map(loaded, (tool) => tool.withName(name)))
+  }
+}
 
 /** The message for a name nobody registered. @category errors */
 export const unknownToolMessage = (name: string): string =>

@@ -15,6 +15,8 @@ import type { FileReadCache } from "../session/readCache.js"
 import type { Session } from "../session/session.js"
 import type { Workspace } from "../session/workspace.js"
 import type { ShellServices } from "../shell/layer.js"
+import type { ToolInfo } from "../tool/tool.js"
+import { builtinDeclarations } from "./builtinDeclarations.js"
 
 /** The services a built-in tool's constructor may use. @category models */
 export type SessionServices =
@@ -26,42 +28,40 @@ export type SessionServices =
   | Path.Path
   | ShellServices
 
+const declarations: ReadonlyMap<string, ToolInfo> = new Map(builtinDeclarations.map((info) => [info.name, info]))
+
+/** A built-in factory, declared from the generated declarations so that listing it imports nothing. */
+const builtin = <M>(
+  name: string,
+  importModule: () => Promise<M>,
+  construct: (module: M) => ToolFactory<SessionServices>["load"]
+): ToolFactory<SessionServices> => ({
+  name,
+  load: Effect.flatMap(Effect.promise(importModule), construct),
+  info: declarations.get(name)
+})
+
 /** Every built-in tool factory. @category constants */
 export const builtinFactories: ReadonlyArray<ToolFactory<SessionServices>> = [
   // files: read, edit, write, notebook cells
-  { name: "read_file", load: Effect.flatMap(Effect.promise(() => import("../files/readFile.js")), (m) => m.makeReadFile) },
-  { name: "edit", load: Effect.flatMap(Effect.promise(() => import("../files/edit.js")), (m) => m.makeEdit) },
-  { name: "write_file", load: Effect.flatMap(Effect.promise(() => import("../files/writeFile.js")), (m) => m.makeWriteFile) },
-  {
-    name: "notebook_edit",
-    load: Effect.flatMap(Effect.promise(() => import("../files/notebookEdit.js")), (m) => m.makeNotebookEdit)
-  },
+  builtin("read_file", () => import("../files/readFile.js"), (m) => m.makeReadFile),
+  builtin("edit", () => import("../files/edit.js"), (m) => m.makeEdit),
+  builtin("write_file", () => import("../files/writeFile.js"), (m) => m.makeWriteFile),
+  builtin("notebook_edit", () => import("../files/notebookEdit.js"), (m) => m.makeNotebookEdit),
   // search: file contents (four grep backends), file names, one directory
-  {
-    name: "grep_search",
-    load: Effect.flatMap(Effect.promise(() => import("../search/tools/grepTool.js")), (m) => m.makeGrepSearch)
-  },
-  { name: "glob", load: Effect.flatMap(Effect.promise(() => import("../search/tools/globTool.js")), (m) => m.makeGlob) },
-  {
-    name: "list_directory",
-    load: Effect.flatMap(Effect.promise(() => import("../search/tools/listDirectoryTool.js")), (m) => m.makeListDirectory)
-  },
+  builtin("grep_search", () => import("../search/tools/grepTool.js"), (m) => m.makeGrepSearch),
+  builtin("glob", () => import("../search/tools/globTool.js"), (m) => m.makeGlob),
+  builtin("list_directory", () => import("../search/tools/listDirectoryTool.js"), (m) => m.makeListDirectory),
   // plan: todo list, task board, questions to the user
-  { name: "todo_write", load: Effect.flatMap(Effect.promise(() => import("../plan/todoWrite.js")), (m) => m.makeTodoWrite) },
-  { name: "task_create", load: Effect.flatMap(Effect.promise(() => import("../plan/taskCreate.js")), (m) => m.makeTaskCreate) },
-  { name: "task_update", load: Effect.flatMap(Effect.promise(() => import("../plan/taskUpdate.js")), (m) => m.makeTaskUpdate) },
-  { name: "task_list", load: Effect.flatMap(Effect.promise(() => import("../plan/taskList.js")), (m) => m.makeTaskList) },
-  {
-    name: "ask_user_question",
-    load: Effect.flatMap(Effect.promise(() => import("../plan/askUserQuestion.js")), (m) => m.makeAskUserQuestion)
-  },
+  builtin("todo_write", () => import("../plan/todoWrite.js"), (m) => m.makeTodoWrite),
+  builtin("task_create", () => import("../plan/taskCreate.js"), (m) => m.makeTaskCreate),
+  builtin("task_update", () => import("../plan/taskUpdate.js"), (m) => m.makeTaskUpdate),
+  builtin("task_list", () => import("../plan/taskList.js"), (m) => m.makeTaskList),
+  builtin("ask_user_question", () => import("../plan/askUserQuestion.js"), (m) => m.makeAskUserQuestion),
   // shell: commands (PTY, background shells, simulated sed -i), stopping and talking to background shells
-  {
-    name: "run_shell_command",
-    load: Effect.flatMap(Effect.promise(() => import("../shell/runShellCommand.js")), (m) => m.makeRunShellCommand)
-  },
-  { name: "task_stop", load: Effect.flatMap(Effect.promise(() => import("../shell/taskStop.js")), (m) => m.makeTaskStop) },
-  { name: "send_message", load: Effect.flatMap(Effect.promise(() => import("../shell/sendMessage.js")), (m) => m.makeSendMessage) }
+  builtin("run_shell_command", () => import("../shell/runShellCommand.js"), (m) => m.makeRunShellCommand),
+  builtin("task_stop", () => import("../shell/taskStop.js"), (m) => m.makeTaskStop),
+  builtin("send_message", () => import("../shell/sendMessage.js"), (m) => m.makeSendMessage)
 ]
 
 /** `read_mcp_resource` over a session's MCP servers (registered only when servers are configured). @category constructors */

@@ -209,6 +209,22 @@ export interface ToolInfo {
   readonly parametersJsonSchema: JsonSchemaObject
 }
 
+/** Just the static facts of a tool (a loaded tool carries its behaviour too). @category getters */
+export const infoOf = (tool: ToolInfo): ToolInfo => ({
+  name: tool.name,
+  displayName: tool.displayName,
+  description: tool.description,
+  kind: tool.kind,
+  shouldDefer: tool.shouldDefer,
+  alwaysLoad: tool.alwaysLoad,
+  searchHint: tool.searchHint,
+  maxOutputChars: tool.maxOutputChars,
+  truncateKeep: tool.truncateKeep,
+  serverName: tool.serverName,
+  pathFields: tool.pathFields,
+  parametersJsonSchema: tool.parametersJsonSchema
+})
+
 /** A JSON Schema object. @category models */
 export type JsonSchemaObject = { readonly [key: string]: unknown }
 

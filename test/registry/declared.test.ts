@@ -1,0 +1,165 @@
+// Factories that carry their declaration: listed and searched without loading, loaded on first call.
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+import { assert, describe, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
+import * as Registry from "../../src/registry/registry.js"
+import { builtinDeclarations } from "../../src/run/builtinDeclarations.js"
+import { builtinFactories } from "../../src/run/catalog.js"
+import { Approver } from "../../src/run/approver.js"
+import * as SessionLayer from "../../src/run/session.js"
+import { infoOf } from "../../src/tool/tool.js"
+import { repoRoot } from "../support/serve.js"
+import { echoTool } from "../support/tools.js"
+
+const tempDir = () => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "tw-declared-")))
+
+/** A declared factory of an echo tool that counts its loads (and can fail its first `failures` loads). */
+const declared = (name: string, loads: Ref.Ref<number>, options: { readonly deferred?: boolean; readonly failures?: number } = {}) => {
+  const tool = echoTool(name, { deferred: options.deferred ?? false })
+  return {
+    name,
+    info: infoOf(tool),
+    load: Effect.gen(function*() {
+      const n = yield* Ref.updateAndGet(loads, (k) => k + 1)
+      if (n <= (options.failures ?? 0)) return yield* Effect.fail(new Error(`load ${n} fails`))
+      return tool
+    })
+  }
+}
+
+describe("declared factories", () => {
+  it.effect("are listed, searched, named and summarised without loading", () =>
+    Effect.gen(function*() {
+      const loads = yield* Ref.make(0)
+      const registry = yield* Registry.make([declared("shown", loads), declared("hidden", loads, { deferred: true })])
+      const list = yield* registry.declarations
+      assert.deepStrictEqual(list.map((t) => t.name), ["shown"])
+      assert.deepStrictEqual(infoOf(list[0]!), infoOf(echoTool("shown", { deferred: false })))
+      assert.deepStrictEqual((yield* registry.hiddenTools).map((t) => t.name), ["hidden"])
+      assert.deepStrictEqual((yield* registry.deferredSummary).map((t) => t.name), ["hidden"])
+      assert.deepStrictEqual(yield* registry.names, ["hidden", "shown"])
+      assert.strictEqual(yield* registry.canonicalName("SHOWN"), "shown")
+      assert.strictEqual(yield* Ref.get(loads), 0)
+    }))
+
+  it.live("load once on the first call, also with 50 concurrent first calls through the listed stand-in", () =>
+    Effect.gen(function*() {
+      const loads = yield* Ref.make(0)
+      const registry = yield* Registry.make([declared("shown", loads)])
+      const [standIn] = yield* registry.tools
+      const results = yield* Effect.forEach(
+        Array.from({ length: 50 }, (_, i) => i),
+        (i) => standIn!.call({ message: `m${i}` }),
+        { concurrency: "unbounded" }
+      )
+      assert.deepStrictEqual(results.map((r) => r.data), Array.from({ length: 50 }, (_, i) => ({ echoed: `m${i}` })))
+      assert.strictEqual(yield* Ref.get(loads), 1)
+      // The registry now holds the real tool: ensure returns it, and lists still show the same declaration.
+      const real = yield* registry.ensure("shown")
+      assert.notStrictEqual(real, standIn)
+      assert.strictEqual(real.toAutoClassifierInput({ message: "x" }), standIn!.toAutoClassifierInput({ message: "x" }))
+      assert.deepStrictEqual((yield* registry.declarations).map(infoOf), [infoOf(standIn!)])
+      assert.strictEqual(yield* Ref.get(loads), 1)
+    }))
+
+  it.effect("a stand-in validates through the real tool: bad params are rejected after the load", () =>
+    Effect.gen(function*() {
+      const loads = yield* Ref.make(0)
+      const registry = yield* Registry.make([declared("shown", loads)])
+      const [standIn] = yield* registry.tools
+      const error = yield* Effect.flip(standIn!.build({ message: 42 }))
+      assert.strictEqual((error as { code?: string }).code, "invalid_tool_params")
+      assert.strictEqual(yield* Ref.get(loads), 1)
+    }))
+
+  it.effect("a failing load is an execution_failed call, and the next call retries", () =>
+    Effect.gen(function*() {
+      const loads = yield* Ref.make(0)
+      const registry = yield* Registry.make([declared("flaky", loads, { failures: 1 })])
+      const [standIn] = yield* registry.tools
+      const error = yield* Effect.flip(standIn!.call({ message: "a" }))
+      assert.strictEqual((error as { code?: string }).code, "execution_failed")
+      assert.include((error as { message: string }).message, "load 1 fails")
+      assert.deepStrictEqual((yield* registry.declarations).map((t) => t.name), ["flaky"])
+      const ok = yield* standIn!.call({ message: "b" })
+      assert.deepStrictEqual(ok.data, { echoed: "b" })
+      assert.strictEqual(yield* Ref.get(loads), 2)
+    }))
+
+  it.effect("disabled names are neither declared nor loadable", () =>
+    Effect.gen(function*() {
+      const loads = yield* Ref.make(0)
+      const registry = yield* Registry.make([declared("off", loads)], { disabled: ["off"] })
+      assert.deepStrictEqual(yield* registry.declarations, [])
+      assert.strictEqual((yield* Effect.flip(registry.ensure("off"))).code, "tool_not_registered")
+      assert.strictEqual(yield* Ref.get(loads), 0)
+    }))
+
+  it.effect("a revealed deferred stand-in is declared, still unloaded", () =>
+    Effect.gen(function*() {
+      const loads = yield* Ref.make(0)
+      const registry = yield* Registry.make([declared("later", loads, { deferred: true })])
+      assert.deepStrictEqual(yield* registry.declarations, [])
+      assert.deepStrictEqual(yield* registry.reveal(["later"]), ["later"])
+      assert.deepStrictEqual((yield* registry.declarations).map((t) => t.name), ["later"])
+      assert.strictEqual(yield* Ref.get(loads), 0)
+    }))
+})
+
+describe("built-in declarations (src/run/builtinDeclarations.ts)", () => {
+  it.live("match the built-in tools exactly; when this fails, run `npm run gen:docs`", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(builtinDeclarations.length, builtinFactories.length)
+      const names = new Set(builtinFactories.map((f) => f.name))
+      assert.isTrue(builtinFactories.every((f) => f.info !== undefined), "every built-in factory is declared")
+      const tools = yield* Effect.gen(function*() {
+        const registry = yield* Registry.ToolRegistry
+        const warmed = yield* registry.warmAll
+        assert.deepStrictEqual(warmed.failed, [])
+        return (yield* registry.tools).filter((t) => names.has(t.name))
+      }).pipe(
+        Effect.provide(SessionLayer.layer({ roots: [tempDir()], stateDir: tempDir() }).pipe(
+          Layer.provide(Approver.layerFixed({ _tag: "cancel" }))
+        ))
+      )
+      const live = [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(infoOf)
+      assert.deepStrictEqual(live, [...builtinDeclarations])
+    }))
+
+  it("a session's first declaration list, through the built library, imports no tool module and no MCP client", () => {
+    // A child process with a loader hook that records every module it loads.
+    const dir = tempDir()
+    fs.writeFileSync(path.join(dir, "hooks.mjs"), `export async function load(url, context, next) {
+      const result = await next(url, context)
+      process.stderr.write("LOADED " + url + "\\n")
+      return result
+    }`)
+    fs.writeFileSync(path.join(dir, "main.mjs"), `
+      import { register } from "node:module"
+      register(${JSON.stringify(pathToFileURL(path.join(dir, "hooks.mjs")).href)})
+      const tw = await import(${JSON.stringify(pathToFileURL(path.join(repoRoot, "dist", "index.js")).href)})
+      const Effect = await import(${JSON.stringify(pathToFileURL(path.join(repoRoot, "node_modules", "effect", "dist", "Effect.js")).href)})
+      const Layer = await import(${JSON.stringify(pathToFileURL(path.join(repoRoot, "node_modules", "effect", "dist", "Layer.js")).href)})
+      const layer = tw.SessionLayer.layer({ roots: [${JSON.stringify(tempDir())}], stateDir: ${JSON.stringify(tempDir())} })
+        .pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "cancel" })))
+      const list = await Effect.runPromise(Effect.gen(function*() { return yield* (yield* tw.Registry.ToolRegistry).declarations }).pipe(Effect.provide(layer)))
+      console.log(JSON.stringify(list.map((t) => t.name)))
+    `)
+    const run = spawnSync(process.execPath, [path.join(dir, "main.mjs")], { cwd: repoRoot, encoding: "utf8" })
+    assert.strictEqual(run.status, 0, run.stderr)
+    const listed: Array<string> = JSON.parse(run.stdout.trim())
+    assert.includeMembers(listed, ["edit", "glob", "grep_search", "read_file", "run_shell_command", "tool_search", "write_file"])
+    const loaded = run.stderr.split("\n").filter((l) => l.startsWith("LOADED ")).map((l) => l.slice(7))
+    const ours = loaded.filter((url) => url.includes("/dist/")).map((url) => url.slice(url.indexOf("/dist/") + 6))
+    for (const room of ["files/", "search/", "plan/", "text/", "shell/runShellCommand", "mcp/gateway", "mcp/client", "serve/"]) {
+      assert.deepStrictEqual(ours.filter((m) => m.startsWith(room)), [], `loaded ${room}`)
+    }
+    assert.deepStrictEqual(loaded.filter((url) => /node_modules\/(@modelcontextprotocol|zod|diff|iconv-lite|node-pty)\//.test(url)), [])
+  })
+})
