@@ -6,7 +6,8 @@
  * @since 0.1.0
  */
 import * as nodePath from "node:path"
-import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
@@ -84,6 +85,9 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
       Effect.mapError((e) => new SessionInitError({ message: `Cannot create the output directory: ${e.message}` }))
     )
     const outputDir = nodePath.join(outputsRoot, session.id)
+    // Only the file system and paths: the rest of the Node platform (child processes, terminal,
+    // stdio) is not a session service and would only slow start-up.
+    const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
     const base = Layer.mergeAll(
       Layer.succeed(Session, session),
       Layer.effect(
@@ -95,8 +99,8 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
         }).pipe(Effect.mapError((e) => new SessionInitError({ message: e.message })))
       ),
       FileReadCache.layer(options.readEvidence ? { readEvidence: options.readEvidence } : {}),
-      OutputStore.layer({ dir: outputDir }).pipe(Layer.provide(NodeServices.layer)),
-      NodeServices.layer
+      OutputStore.layer({ dir: outputDir }).pipe(Layer.provide(platform)),
+      platform
     )
     const factories = [...(options.builtins === false ? [] : builtinFactories), ...(options.tools ?? [])]
     const registry = Layer.effect(
