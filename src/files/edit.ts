@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
-import { createPatchSmart, getDiffStat } from "../text/diff.js"
+import { createChangePatch, createPatchSmart, getChangeDiffStat, getDiffStat } from "../text/diff.js"
 import type { Rung } from "../text/index.js"
 import {
   defineTool,
@@ -118,7 +118,10 @@ export const makeEdit = Effect.gen(function*() {
         const request = { oldString: params.old_string, newString: params.new_string, replaceAll: params.replace_all ?? false }
         const shown = yield* Ref.make(Option.none<EditPlan>())
         const plan = computeEdit(ctx, abs, request)
-        const diffOf = (p: EditPlan) => createPatchSmart(path.basename(abs), p.currentText ?? "", p.newText, "Current", "Proposed")
+        const diffOf = (p: EditPlan) =>
+          p.change === null
+            ? createPatchSmart(path.basename(abs), p.currentText ?? "", p.newText, "Current", "Proposed")
+            : createChangePatch(path.basename(abs), p.change, "Current", "Proposed")
         return {
           description: params.old_string === ""
             ? `Create ${rel}`
@@ -180,7 +183,9 @@ export const makeEdit = Effect.gen(function*() {
                 encoding: p.format.encoding,
                 bom: p.format.bom,
                 lineEnding: p.format.lineEnding,
-                diffStat: getDiffStat(path.basename(abs), p.currentText ?? "", p.newText, p.newText),
+                diffStat: p.change === null
+                  ? getDiffStat(path.basename(abs), p.currentText ?? "", p.newText, p.newText)
+                  : getChangeDiffStat(p.change),
                 method: committed.method,
                 ...(committed.historyId !== undefined ? { historyId: committed.historyId } : {})
               }

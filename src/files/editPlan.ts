@@ -6,9 +6,14 @@
  */
 import * as Effect from "effect/Effect"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
-import { changedOldLines } from "../text/diff.js"
+import { ChangeView } from "../text/change.js"
+import { changedOldLinesOf } from "../text/diff.js"
 import { encodeText, findUnrepresentable, NEW_FILE_FORMAT, type TextFormat, toLf } from "../text/codec.js"
+import { encodeChange } from "../text/encodeChange.js"
+import type { WriteBytes } from "../text/fileIo.js"
 import { type EditMatch, type EditSnippet, extractEditSnippet, type NearMiss, resolveEdit, type Rung } from "../text/index.js"
+import { extractChangeSnippet } from "../text/snippet.js"
+import { utf8HasNoLookalikes } from "../text/unicode.js"
 import {
   AttemptToCreateExistingFile,
   EditExpectedOccurrenceMismatch,
@@ -37,7 +42,10 @@ export interface EditPlan {
   /** The current text (LF for a CRLF file), `null` for a new file. */
   readonly currentText: string | null
   readonly newText: string
-  readonly newBytes: Uint8Array
+  /** The change of the current text (`null` for a new file): diffs and snippets look only around it. */
+  readonly change: ChangeView | null
+  /** The bytes to write, in order. */
+  readonly newBytes: WriteBytes
   readonly format: TextFormat
   /** Where the edit landed and by which rung (`null` for a new file). */
   readonly match: EditMatch | null
@@ -130,6 +138,7 @@ export const computeEdit = (
         isNewFile: true,
         currentText: null,
         newText,
+        change: null,
         newBytes: encodeText(newText, format),
         format,
         match: null,
@@ -146,7 +155,8 @@ export const computeEdit = (
     const crlf = format.lineEnding === "crlf"
     const oldString = crlf ? toLf(request.oldString) : request.oldString
     const newString = crlf ? toLf(request.newString) : request.newString
-    const resolved = resolveEdit(text, oldString, newString, { replaceAll: request.replaceAll })
+    const noLookalikes = format.encoding === "utf-8" && snapshot.bytes !== null && utf8HasNoLookalikes(snapshot.bytes)
+    const resolved = resolveEdit(text, oldString, newString, { replaceAll: request.replaceAll, noLookalikes })
     switch (resolved._tag) {
       case "NoMatch":
         return yield* noOccurrence(abs, resolved.nearMiss)
@@ -165,19 +175,22 @@ export const computeEdit = (
         })
     }
     const match = resolved
+    const change = new ChangeView(text, match.change, match.startLine - 1)
     if (match.oldString === match.newString) {
       return yield* new EditNoChange({
         message: `No changes to apply. The old_string and new_string are identical in file: ${abs}`,
         display: "No changes to apply. The old_string and new_string are identical."
       })
     }
-    if (match.newContent === text) {
+    if (change.isNoop) {
       return yield* new EditNoChange({
         message: `No changes to apply. The new content is identical to the current content in file: ${abs}`,
         display: "No changes to apply. The new content is identical to the current content."
       })
     }
-    if (snapshot.stats !== null) yield* requireSeenLines(ctx.cache, abs, snapshot.stats, changedOldLines(text, match.newContent))
+    if (snapshot.stats !== null && ctx.cache.readEvidence === "ranges" && !ctx.cache.disabled) {
+      yield* requireSeenLines(ctx.cache, abs, snapshot.stats, changedOldLinesOf(change))
+    }
     const bad = unrepresentable(abs, format, match.newString)
     if (bad !== undefined) return yield* bad
     return {
@@ -185,9 +198,10 @@ export const computeEdit = (
       isNewFile: false,
       currentText: text,
       newText: match.newContent,
-      newBytes: encodeText(match.newContent, format),
+      change,
+      newBytes: snapshot.bytes === null ? encodeText(match.newContent, format) : encodeChange(snapshot.bytes, change, format),
       format,
       match,
-      snippet: extractEditSnippet(text, match.newContent)
+      snippet: extractChangeSnippet(change)
     } satisfies EditPlan
   })

@@ -17,6 +17,7 @@ import { Session } from "../session/session.js"
 import { Workspace, type WorkspaceService } from "../session/workspace.js"
 import { atomicWrite, AtomicWriteError, sha256Hex } from "../text/atomicWrite.js"
 import { type DecodedText, decodeText } from "../text/codec.js"
+import { readHashed, type WriteBytes } from "../text/fileIo.js"
 import { makeFileHistory, sessionHistoryDir } from "../text/history.js"
 import { FileChangedSinceRead, FileTooLarge } from "../tool/errors.js"
 import { type FileToolsSettings, loadFileToolsSettings } from "./config.js"
@@ -106,6 +107,26 @@ const tooLarge = (abs: string, size: number, limit: number) =>
     display: `File too large to change (${size} bytes).`
   })
 
+interface Hashed {
+  readonly bytes: Uint8Array
+  readonly hash: string
+}
+
+/**
+ * A regular file's bytes with their sha256, hashed while they are read (the size comes from the
+ * open file, so a file that changed since `stats` is read whole); anything else is read as before.
+ */
+const readContent = (abs: string, stats: Stats): Effect.Effect<Hashed, SnapshotReadError> =>
+  stats.isFile()
+    ? Effect.acquireUseRelease(
+      Effect.tryPromise({ try: () => fsp.open(abs, "r"), catch: readFailure(abs) }),
+      (handle) => Effect.tryPromise({ try: async () => readHashed(handle, (await handle.stat()).size), catch: readFailure(abs) }),
+      (handle) => Effect.promise(() => handle.close())
+    )
+    : Effect.tryPromise({ try: () => fsp.readFile(abs), catch: readFailure(abs) }).pipe(
+      Effect.map((bytes) => ({ bytes, hash: sha256Hex(bytes) }))
+    )
+
 /**
  * Loads the file for a mutation: prior-read check before any content is read (so error codes
  * never leak content to a model that has not read the file), the bytes, the check again after
@@ -126,15 +147,16 @@ export const loadSnapshot = <E>(
     const absent: FileSnapshot = { abs, exists: false, bytes: null, hash: null, decoded: null, stats: null }
     if (Option.isNone(stats)) return absent
     if (stats.value.size > ctx.settings.maxEditFileBytes) return yield* tooLarge(abs, stats.value.size, ctx.settings.maxEditFileBytes)
-    const bytes = yield* Effect.tryPromise({ try: () => fsp.readFile(abs), catch: readFailure(abs) }).pipe(
-      Effect.map((b): Uint8Array | null => b),
-      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null))
+    const read = yield* readContent(abs, stats.value).pipe(
+      Effect.map(Option.some),
+      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Hashed>()))
     )
-    if (bytes === null) return absent
+    if (Option.isNone(read)) return absent
+    const { bytes, hash } = read.value
     if (bytes.length > ctx.settings.maxEditFileBytes) return yield* tooLarge(abs, bytes.length, ctx.settings.maxEditFileBytes)
     yield* guard(true)
     const decoded = decodeText(bytes, { legacyEncoding: ctx.settings.legacyEncoding })
-    return { abs, exists: true, bytes, hash: sha256Hex(bytes), decoded, stats: stats.value }
+    return { abs, exists: true, bytes, hash, decoded, stats: stats.value }
   })
 
 /** Records the before-image; a failure is logged and reported, never fatal. */
@@ -147,7 +169,7 @@ const backup = (ctx: MutationContext, snapshot: FileSnapshot, tool: string) =>
       maxBytes: ctx.settings.historyMaxBytes,
       maxFileBytes: ctx.settings.historyMaxFileBytes
     })
-    const entry = yield* history.record(snapshot.abs, snapshot.bytes, tool)
+    const entry = yield* history.record(snapshot.abs, snapshot.bytes, tool, snapshot.hash ?? undefined)
     return { historyId: entry.id }
   }).pipe(
     Effect.catch((e) =>
@@ -178,7 +200,7 @@ const mkdirParent = (abs: string) =>
 export const commitSnapshot = <E>(
   ctx: MutationContext,
   snapshot: FileSnapshot,
-  bytes: Uint8Array,
+  bytes: WriteBytes,
   options: { readonly tool: string; readonly guard: PriorGuard<E>; readonly cacheable?: boolean }
 ): Effect.Effect<CommitResult, E | AtomicWriteError | FileChangedSinceRead> =>
   Effect.gen(function*() {

@@ -27,7 +27,7 @@ import {
 import { loadFileToolsSettings } from "./config.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 import { parsePages } from "./pdf.js"
-import { type ReadFileData, readByKind, type ReadOutcome } from "./readKinds.js"
+import { HEAD_BYTES, type ReadFileData, readByKind, type ReadOutcome } from "./readKinds.js"
 import { fileKind, SNIFF_BYTES } from "./sniff.js"
 
 const DESCRIPTION = `Reads a file from the workspace.
@@ -102,15 +102,16 @@ const statFailure = (abs: string) => (cause: unknown) => {
   })
 }
 
+/** The file's first bytes (up to {@link HEAD_BYTES}): sniffed for its kind, and reused by the text reader. */
 const readHead = (abs: string, stats: Stats) =>
   Effect.acquireUseRelease(
     Effect.tryPromise({ try: () => fsp.open(abs, "r"), catch: statFailure(abs) }),
     (handle) =>
       Effect.tryPromise({
         try: async () => {
-          const head = Buffer.alloc(Math.min(SNIFF_BYTES, stats.size))
-          await handle.read(head, 0, head.length, 0)
-          return head
+          const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, stats.size))
+          const { bytesRead } = await handle.read(head, 0, head.length, 0)
+          return head.subarray(0, bytesRead)
         },
         catch: statFailure(abs)
       }),
@@ -176,7 +177,8 @@ export const makeReadFile = Effect.gen(function*() {
                 abs,
                 rel,
                 stats,
-                kind: fileKind(abs, head),
+                head,
+                kind: fileKind(abs, head.subarray(0, SNIFF_BYTES)),
                 offset: params.offset ?? 0,
                 limit: params.limit ?? (Number.isFinite(limits.truncateLines) ? limits.truncateLines : Number.MAX_SAFE_INTEGER),
                 charLimit: Number.isFinite(limits.truncateChars) ? limits.truncateChars : Number.MAX_SAFE_INTEGER,

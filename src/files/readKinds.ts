@@ -20,7 +20,7 @@ import {
 } from "../tool/index.js"
 import { parseNotebook, renderNotebook } from "./notebook.js"
 import { countPdfPages, parsePages } from "./pdf.js"
-import { pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
+import { FIRST_CHUNK_BYTES, pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
 import type { FileKind } from "./sniff.js"
 
 const MB = 1024 * 1024
@@ -42,8 +42,11 @@ export interface ReadFileData {
   readonly path: string
   readonly kind: "unchanged" | "text" | "svg" | "notebook" | "pdf" | "media" | "binary"
   readonly encoding?: string
-  /** For text: 1-based lines shown and the file's line count. */
-  readonly lines?: { readonly start: number; readonly end: number; readonly total: number }
+  /**
+   * For text: 1-based lines shown and the file's line count — for a file of 10 MB or more read
+   * only up to its page, the lines seen so far (`totalKnown: false`, "at least N").
+   */
+  readonly lines?: { readonly start: number; readonly end: number; readonly total: number; readonly totalKnown: boolean }
   readonly truncated?: boolean
   readonly mimeType?: string
   readonly pages?: number
@@ -65,6 +68,8 @@ export interface ReadRequest {
   readonly abs: string
   readonly rel: string
   readonly stats: Stats
+  /** The file's first `min(size, HEAD_BYTES)` bytes, read once (fewer if it shrank). */
+  readonly head: Uint8Array
   readonly kind: FileKind
   readonly offset: number
   readonly limit: number
@@ -86,17 +91,38 @@ const readAll = (abs: string) => Effect.tryPromise({ try: () => fsp.readFile(abs
 
 const tooLarge = (message: string) => new FileTooLarge({ message, display: message })
 
+/** Bytes read once at the start of every read: the binary sniff, small files whole, a streamed page's first chunk. @category constants */
+export const HEAD_BYTES = FIRST_CHUNK_BYTES
+
+/** A page of a file of 10 MB or more: the head first, then reads on a handle opened only if the page needs them. */
+const streamPage = (r: ReadRequest): Effect.Effect<TextPage, ReadContentFailure> =>
+  Effect.scoped(Effect.gen(function*() {
+    const handle = yield* Effect.cached(Effect.acquireRelease(
+      Effect.tryPromise({ try: () => fsp.open(r.abs, "r"), catch: readFailure(r.abs) }),
+      (h) => Effect.promise(() => h.close())
+    ))
+    const readMore = (position: number, length: number) =>
+      Effect.flatMap(handle, (h) =>
+        Effect.tryPromise({
+          try: async () => {
+            const buffer = Buffer.allocUnsafe(length)
+            const { bytesRead } = await h.read(buffer, 0, length, position)
+            return buffer.subarray(0, bytesRead)
+          },
+          catch: readFailure(r.abs)
+        }))
+    return yield* pageStream(r.head, r.stats.size, r, readMore, r.legacyEncoding)
+  }))
+
 const pageOf = (r: ReadRequest): Effect.Effect<TextPage, ReadContentFailure> =>
   r.stats.size >= STREAM_THRESHOLD_BYTES
-    ? Effect.acquireUseRelease(
-      Effect.tryPromise({ try: () => fsp.open(r.abs, "r"), catch: readFailure(r.abs) }),
-      (handle) => pageStream(handle, r.stats.size, r, r.legacyEncoding).pipe(Effect.mapError(readFailure(r.abs))),
-      (handle) => Effect.promise(() => handle.close())
-    )
+    ? streamPage(r)
+    : r.head.length === r.stats.size
+    ? Effect.sync(() => pageBytes(r.head, r, r.legacyEncoding))
     : Effect.map(readAll(r.abs), (bytes) => pageBytes(bytes, r, r.legacyEncoding))
 
 const textOutcome = (r: ReadRequest, p: TextPage, kind: "text" | "svg"): Effect.Effect<ReadOutcome, InvalidToolParams> => {
-  if (p.total > 0 && r.offset >= p.total) {
+  if (p.totalKnown && p.total > 0 && r.offset >= p.total) {
     return Effect.fail(new InvalidToolParams({
       message: `Offset ${r.offset} is past the end of ${r.rel}, which has ${p.total} lines. Use an offset below ${p.total}.`,
       display: `Offset beyond end of file (${p.total} lines).`
@@ -108,18 +134,22 @@ const textOutcome = (r: ReadRequest, p: TextPage, kind: "text" | "svg"): Effect.
     path: r.abs,
     kind,
     encoding: p.encoding,
-    lines: { start: p.start, end: p.end, total: p.total },
+    lines: { start: p.start, end: p.end, total: p.total, totalKnown: p.totalKnown },
     truncated: p.truncated
   }
   if (!p.truncated) {
     const display = kind === "svg" ? `Read SVG as text: ${r.rel}` : ""
     return Effect.succeed({ parts: [text(p.content)], display, data, truncated: false, cacheable: true, ...(lines ? { lines } : {}) })
   }
-  const more = p.end < p.total
+  const more = !p.totalKnown
+    ? `\n\n---\n\n[More lines follow in this ${r.stats.size}-byte file (lines past the page are not counted in files of ` +
+      `10 MB or more). To read on, call read_file with offset: ${p.end}.]`
+    : p.end < p.total
     ? `\n\n---\n\n[${p.total - p.end} more lines. To read on, call read_file with offset: ${p.end}.]`
     : ""
-  const llm = `Showing lines ${p.start}-${p.end} of ${p.total} total lines.\n\n---\n\n${p.content}${more}`
-  const display = `Read lines ${p.start}-${p.end} of ${p.total} from ${r.rel}${p.cut ? " (truncated)" : ""}`
+  const total = p.totalKnown ? `${p.total}` : `at least ${p.total}`
+  const llm = `Showing lines ${p.start}-${p.end} of ${total} total lines.\n\n---\n\n${p.content}${more}`
+  const display = `Read lines ${p.start}-${p.end} of ${total} from ${r.rel}${p.cut ? " (truncated)" : ""}`
   return Effect.succeed({ parts: [text(llm)], display, data, truncated: true, cacheable: true, ...(lines ? { lines } : {}) })
 }
 

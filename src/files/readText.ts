@@ -2,16 +2,23 @@
  * Paging of text files for read_file (reference §5.3): a window of lines, each `trimEnd()`-ed,
  * within a character budget; the line that would overflow is cut and reading stops.
  *
- * Small files are decoded whole; files of 10 MB and more are streamed through the decoder, only
- * the window is kept, and the remaining lines are counted from the raw bytes, so the total is
- * always exact and memory stays bounded.
+ * Small files are decoded whole, with an exact line count. Files of 10 MB and more are streamed
+ * through the decoder and reading stops once the window is full: showing the first page of a
+ * 50 MB file reads only the blocks that page needs, and the total is then a lower bound ("at
+ * least N", as in the reference), exact only when the window reached the end of the file.
  *
  * @since 0.1.0
  */
-import type { FileHandle } from "node:fs/promises"
 import iconv from "iconv-lite"
 import * as Effect from "effect/Effect"
-import { bomBytes, decodeText, DETECTION_SAMPLE_BYTES, detectEncoding } from "../text/codec.js"
+import {
+  bomBytes,
+  decodeText,
+  DETECTION_SAMPLE_BYTES,
+  detectBom,
+  detectEncoding,
+  detectUtf16WithoutBom
+} from "../text/codec.js"
 
 /** Marker appended to a line cut by the character budget. @category constants */
 export const LINE_CUT_MARKER = "... [truncated]"
@@ -29,8 +36,10 @@ export interface TextPage {
   /** 1-based first and last line shown (`end < start` when nothing was shown). */
   readonly start: number
   readonly end: number
-  /** Lines in the file. */
+  /** Lines in the file; when `totalKnown` is false, the lines seen so far (a lower bound). */
   readonly total: number
+  /** Whether `total` is the file's line count (a streamed page stops reading once it is full). */
+  readonly totalKnown: boolean
   /** The last shown line was cut by the character budget. */
   readonly cut: boolean
   /** Anything of the file is not shown (offset, window, or cut). */
@@ -69,7 +78,7 @@ class Window {
   }
 }
 
-const page = (w: Window, offset: number, total: number, encoding: string): TextPage => {
+const page = (w: Window, offset: number, total: number, encoding: string, totalKnown: boolean): TextPage => {
   const start = offset + 1
   const end = offset + w.lines.length
   return {
@@ -77,8 +86,9 @@ const page = (w: Window, offset: number, total: number, encoding: string): TextP
     start,
     end,
     total,
+    totalKnown,
     cut: w.cut,
-    truncated: offset > 0 || end < total || w.cut,
+    truncated: offset > 0 || end < total || w.cut || !totalKnown,
     encoding
   }
 }
@@ -99,72 +109,93 @@ export const pageBytes = (bytes: Uint8Array, options: PageOptions, legacyEncodin
   for (let i = options.offset; i < lines.length && w.add(lines[i]!); i++) {
     // accumulate
   }
-  return page(w, options.offset, lines.length, decoded.format.encoding)
+  return page(w, options.offset, lines.length, decoded.format.encoding, true)
 }
 
-const CHUNK_BYTES = 1024 * 1024
+/** First read of a streamed file (its encoding is detected on it): 64 KiB. @category constants */
+export const FIRST_CHUNK_BYTES = DETECTION_SAMPLE_BYTES
 
-/** Counts `\n` in bytes of an ASCII-compatible encoding (a trail byte is never 0x0A in the CJK encodings). */
-const countNewlines = (chunk: Uint8Array): number => {
-  let n = 0
-  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) n++
-  return n
+/** Largest read of a streamed file: each read doubles, from the first, up to 1 MiB. @category constants */
+export const MAX_CHUNK_BYTES = 1024 * 1024
+
+/**
+ * The part of a first read that encoding detection looks at. A read that stops before the end of
+ * the file may stop inside a character, which would look like a stray byte (turning UTF-8 or GBK
+ * into a legacy single-byte guess), so it is cut after its last line break — a `\n` byte is never
+ * part of a multi-byte character in the ASCII-compatible encodings — or, with no line break, before
+ * a cut UTF-8 sequence. UTF-16/32 samples (by BOM or shape) are left whole.
+ */
+const detectionSample = (sample: Uint8Array): Uint8Array => {
+  const bom = detectBom(sample)
+  if ((bom !== undefined && bom.encoding !== "utf-8") || detectUtf16WithoutBom(sample) !== undefined) return sample
+  const lastBreak = sample.lastIndexOf(0x0a)
+  return lastBreak > 0 ? sample.subarray(0, lastBreak + 1) : withoutCutSequence(sample)
+}
+
+/** The sample without a UTF-8 sequence cut at its end, when that sequence is well formed so far. */
+const withoutCutSequence = (sample: Uint8Array): Uint8Array => {
+  for (let back = 1; back <= 3 && back <= sample.length; back++) {
+    const b = sample[sample.length - back]!
+    if ((b & 0xc0) === 0x80) continue
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1
+    return need > back ? sample.subarray(0, sample.length - back) : sample
+  }
+  return sample
 }
 
 /**
- * A page of a large file, streamed: decodes chunk by chunk until the window is full, then counts
- * the remaining lines without decoding (UTF-16 files are decoded to count).
+ * A page of a large file, streamed: decoded chunk by chunk (the file's first bytes, then reads
+ * doubling from 128 KiB to 1 MiB) until the window is full, and no further — the rest of the file
+ * is neither read nor counted, so the total is exact only when the window reached the end of the
+ * file (`totalKnown`); otherwise it is the lines seen so far, a lower bound.
+ *
+ * `first` holds the file's first `min(size, FIRST_CHUNK_BYTES)` bytes (fewer if it shrank);
+ * `readMore(position, length)` reads on (an empty result ends the file).
  * @category paging
  */
-export const pageStream = (
-  handle: FileHandle,
+export const pageStream = <E, R>(
+  first: Uint8Array,
   size: number,
   options: PageOptions,
+  readMore: (position: number, length: number) => Effect.Effect<Uint8Array, E, R>,
   legacyEncoding?: string
-): Effect.Effect<TextPage, unknown> =>
+): Effect.Effect<TextPage, E, R> =>
   Effect.gen(function*() {
-    const sample = Buffer.alloc(Math.min(size, DETECTION_SAMPLE_BYTES))
-    yield* Effect.tryPromise(() => handle.read(sample, 0, sample.length, 0))
-    const { encoding, bom } = detectEncoding(sample, { legacyEncoding })
-    const wide = encoding.startsWith("utf-16") || encoding.startsWith("utf-32")
+    const sample = first
+    const firstRead = first.length
+    const { encoding, bom } = detectEncoding(firstRead < size ? detectionSample(sample) : sample, { legacyEncoding })
     const decoder = encoding === "utf-8" ? undefined : iconv.getDecoder(encoding, { stripBOM: false })
     const utf8 = new TextDecoder("utf-8", { ignoreBOM: true })
     const decode = (chunk: Uint8Array, last: boolean) =>
-      decoder === undefined ? utf8.decode(chunk, { stream: !last }) : decoder.write(Buffer.from(chunk)) + (last ? decoder.end() ?? "" : "")
+      decoder === undefined ? utf8.decode(chunk, { stream: !last }) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)) + (last ? decoder.end() ?? "" : "")
     const w = new Window(options.limit, options.charLimit)
-    let position = bom ? bomBytes(encoding).length : 0
+    let chunk: Uint8Array = sample.subarray(bom ? bomBytes(encoding).length : 0)
+    let position = firstRead
+    let chunkBytes = FIRST_CHUNK_BYTES
     let lineNo = 0
     let pending = ""
     let collecting = true
-    let counting = false
-    let counted = 0
-    let lastByte = -1
-    const buffer = Buffer.alloc(CHUNK_BYTES)
-    while (position < size) {
-      const { bytesRead } = yield* Effect.tryPromise(() => handle.read(buffer, 0, Math.min(CHUNK_BYTES, size - position), position))
-      if (bytesRead === 0) break
-      position += bytesRead
-      const chunk = buffer.subarray(0, bytesRead)
-      lastByte = chunk[bytesRead - 1]!
-      if (!collecting && !wide) {
-        counting = true
-        counted += countNewlines(chunk)
-        continue
-      }
-      const text = pending + decode(chunk, position >= size)
+    for (;;) {
+      const last = position >= size || chunk.length === 0
+      const text = pending + decode(chunk, last)
       const parts = text.split("\n")
       pending = parts.pop() ?? ""
       for (const line of parts) {
         if (collecting && lineNo >= options.offset) collecting = w.add(line)
         lineNo++
       }
+      if (last || !collecting) break
+      chunkBytes = Math.min(chunkBytes * 2, MAX_CHUNK_BYTES)
+      chunk = yield* readMore(position, Math.min(chunkBytes, size - position))
+      position += chunk.length
     }
-    if (counting) {
-      // The pending fragment's line ends at a counted newline, or is the final unterminated line.
-      if (lastByte !== 10) counted++
-    } else if (pending !== "") {
+    if (!collecting && position < size) {
+      // Stopped early: at least one more line follows (the rest of the pending one, or the unread bytes).
+      return page(w, options.offset, lineNo + 1, encoding, false)
+    }
+    if (pending !== "") {
       if (collecting && lineNo >= options.offset) w.add(pending)
       lineNo++
     }
-    return page(w, options.offset, lineNo + counted, encoding)
+    return page(w, options.offset, lineNo, encoding, true)
   })

@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import { NOTE_FILE_TOO_LARGE, NOTE_PERSISTENCE_UNAVAILABLE, NOTE_SESSION_BUDGET_EXHAUSTED } from "./constants.js"
 import type { PersistError } from "./errors.js"
 import { type PersistedOutput, OutputStore } from "./store.js"
@@ -30,6 +31,46 @@ export const noteFor = (error: PersistError): string =>
     : NOTE_PERSISTENCE_UNAVAILABLE
 
 /**
+ * The text of a cut result once its save ended: the preview wrapped with the file path, or with
+ * the "could not save" note (the failure is logged).
+ *
+ * @category pipeline
+ */
+export const truncatedText = (
+  preview: string,
+  saved: Result.Result<PersistedOutput, PersistError>
+): Effect.Effect<OutputText> =>
+  Result.isSuccess(saved)
+    ? Effect.succeed({ content: wrapTruncatedOutput(preview, { path: saved.success.path }), replaced: true, persisted: saved.success })
+    : Effect.as(Effect.logWarning(saved.failure.message), { content: wrapUnsavedOutput(preview), replaced: true })
+
+/**
+ * The persistence gate's text once the save of `content` ended: the `<persisted-output>` stub
+ * naming the file, or the non-file stub with the matching note (the failure is logged).
+ *
+ * @category pipeline
+ */
+export const stubText = (
+  content: string,
+  saved: Result.Result<PersistedOutput, PersistError>,
+  previewChars?: number
+): Effect.Effect<OutputText> =>
+  Result.isSuccess(saved)
+    ? Effect.succeed({
+      content: persistedOutputStub(content, { path: saved.success.path }, {
+        previewChars,
+        bytes: saved.success.bytes,
+        sha256: saved.success.sha256
+      }),
+      replaced: true,
+      persisted: saved.success
+    })
+    : Effect.as(Effect.logWarning(saved.failure.message), {
+      content: persistedOutputStub(content, { note: noteFor(saved.failure) }, { previewChars }),
+      replaced: true
+    })
+
+/**
  * Per-call truncation (§10.2 + `truncateLlmContent`): empty output becomes the no-output
  * message; an over-limit output is cut, its full text saved, and the preview wrapped with the
  * file path, or with the "could not save" note when saving fails.
@@ -44,19 +85,7 @@ export const truncateAndPersist = Effect.fn("output.truncateAndPersist")(functio
   const store = yield* OutputStore
   const result = truncateLlmText(toolName, content, { ...options, pathChars: options.pathChars ?? store.pathLength(toolName) })
   if (!result.truncated) return { content: result.content, replaced: result.content !== content } satisfies OutputText
-  const preview = result.content
-  return yield* store.persist(toolName, result.fullText).pipe(
-    Effect.map((persisted): OutputText => ({
-      content: wrapTruncatedOutput(preview, { path: persisted.path }),
-      replaced: true,
-      persisted
-    })),
-    Effect.catch((error) =>
-      Effect.logWarning(error.message).pipe(
-        Effect.as<OutputText>({ content: wrapUnsavedOutput(preview), replaced: true })
-      )
-    )
-  )
+  return yield* truncatedText(result.content, yield* Effect.result(store.persist(toolName, result.fullText)))
 })
 
 /**
@@ -73,25 +102,7 @@ export const persistWithStub = Effect.fn("output.persistWithStub")(function*(
   previewChars?: number
 ) {
   const store = yield* OutputStore
-  return yield* store.persist(toolName, content).pipe(
-    Effect.map((persisted): OutputText => ({
-      content: persistedOutputStub(content, { path: persisted.path }, {
-        previewChars,
-        bytes: persisted.bytes,
-        sha256: persisted.sha256
-      }),
-      replaced: true,
-      persisted
-    })),
-    Effect.catch((error) =>
-      Effect.logWarning(error.message).pipe(
-        Effect.as<OutputText>({
-          content: persistedOutputStub(content, { note: noteFor(error) }, { previewChars }),
-          replaced: true
-        })
-      )
-    )
-  )
+  return yield* stubText(content, yield* Effect.result(store.persist(toolName, content)), previewChars)
 })
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The output pipeline over one batch of finished calls, as a Stream:
+ * The output pipeline over one batch of finished calls:
  *
  * 1. persistence gate — a single-text result over `truncateChars + persistHeadroom` is saved
  *    whole and replaced by a `<persisted-output>` stub (`read_file` and `read_mcp_resource` are
@@ -11,21 +11,25 @@
  *
  * An offload that fails never fails the batch: it is logged, counted, and the text says so.
  *
+ * Steps 1 and 2 decide what each result saves in call order (reserving room in the store in that
+ * order), write the saves several at once, then build each result's text in call order.
+ *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
-import * as Stream from "effect/Stream"
+import * as Result from "effect/Result"
 import type { CallResult } from "../tool/outcome.js"
 import type { LlmPart } from "../tool/result.js"
 import type { ToolInfo } from "../tool/tool.js"
 import { fitHeader, fitText, planTextBudget } from "./budget.js"
-import { persistForBudget, persistWithStub, truncateAndPersist } from "./compose.js"
+import { persistForBudget, stubText, truncateAndPersist, truncatedText } from "./compose.js"
 import { CurrentOutputLimits, exceedsPersistGate, type OutputLimits } from "./config.js"
-import { OutputStore } from "./store.js"
-import { isAlreadyTruncated, noOutputMessage } from "./truncate.js"
+import type { OutputTooLarge, PersistError, SessionBudgetExhausted } from "./errors.js"
+import { OutputStore, type PersistedOutput, type Reservation } from "./store.js"
+import { isAlreadyTruncated, noOutputMessage, truncateLlmText } from "./truncate.js"
 
 /** One finished call and the tool facts the pipeline needs. @category models */
 export interface PipelineEntry {
@@ -55,6 +59,9 @@ export interface PipelineOutput {
 /** The least a cut result keeps besides its header: separators and a short head/tail preview. @category constants */
 export const MIN_PREVIEW_CHARS = 80
 
+/** Most saves of one batch written at once (each holds one write buffer of the store). @category constants */
+export const SAVE_CONCURRENCY = 4
+
 interface Working {
   readonly entry: PipelineEntry
   readonly result: CallResult
@@ -75,6 +82,17 @@ const withText = (result: CallResult, text: string): CallResult =>
     : { ...result, message: text }
 
 const toolNameOf = (w: Working): string => w.entry.tool?.name ?? w.result.name
+
+type Reserved = Result.Result<Reservation, OutputTooLarge | SessionBudgetExhausted>
+
+/** What steps 1–2 do to one result, decided before anything is written. */
+type Plan =
+  /** The gate saves `text` and replaces the result by a stub. */
+  | { readonly _tag: "Gate"; readonly w: Working; readonly text: string; readonly reserved: Reserved }
+  /** Per-tool truncation saves the full text and shows `preview`. */
+  | { readonly _tag: "Cut"; readonly w: Working; readonly preview: string; readonly reserved: Reserved }
+  /** Nothing to save; `countFailure` repeats the old count of a replacement that saved nothing. */
+  | { readonly _tag: "Done"; readonly w: Working; readonly countFailure: boolean }
 
 /**
  * Runs the pipeline on one batch.
@@ -134,19 +152,9 @@ const finalizeSlow = Effect.fn("OutputPipeline.finalize")(function*(
   const count = (ok: boolean) =>
     Ref.update(counts, (c) => (ok ? { ...c, offloaded: c.offloaded + 1 } : { ...c, failures: c.failures + 1 }))
 
-  const gate = Effect.fnUntraced(function*(w: Working) {
-    const { result } = w
-    const name = toolNameOf(w)
-    if (result._tag !== "Success") return w
-    const single = result.llmContent.length === 1 && result.llmContent[0]!.type === "text"
-    if (!single) return w
-    const text = slotText(result)
-    if (!exceedsPersistGate(name, text, limits)) return w
-    const out = yield* persistWithStub(name, text, limits.previewChars)
-    yield* count(out.persisted !== undefined)
-    return { ...w, result: withText(result, out.content), persisted: out.persisted ? [out.persisted.path] : [] }
-  })
+  const store = yield* OutputStore
 
+  /** Step 2 as it was when the result went through step 1 unchanged or as a stub whose save failed. */
   const truncate = Effect.fnUntraced(function*(w: Working) {
     const { result } = w
     if (result._tag !== "Success") return w
@@ -166,12 +174,78 @@ const finalizeSlow = Effect.fn("OutputPipeline.finalize")(function*(
     return { ...w, result: withText(result, out.content), persisted: out.persisted ? [...w.persisted, out.persisted.path] : w.persisted }
   })
 
-  const staged = yield* Stream.fromIterable(entries).pipe(
-    Stream.map((entry): Working => ({ entry, result: entry.result, persisted: [] })),
-    Stream.mapEffect(gate),
-    Stream.mapEffect(truncate),
-    Stream.runCollect
+  /** Steps 1–2 for one result up to the save: what it saves, with the room reserved (in call order). */
+  const decide = Effect.fnUntraced(function*(entry: PipelineEntry) {
+    const w: Working = { entry, result: entry.result, persisted: [] }
+    const { result } = w
+    if (result._tag !== "Success") return { _tag: "Done", w, countFailure: false } satisfies Plan
+    const name = toolNameOf(w)
+    const single = result.llmContent.length === 1 && result.llmContent[0]!.type === "text"
+    if (single) {
+      const text = slotText(result)
+      if (exceedsPersistGate(name, text, limits)) {
+        return { _tag: "Gate", w, text, reserved: yield* Effect.result(store.reserve(name, text)) } satisfies Plan
+      }
+    }
+    const text = textOf(result.llmContent)
+    const media = mediaOf(result.llmContent)
+    if (text.trim() === "" && media.length === 0) {
+      return { _tag: "Done", w: { ...w, result: withText(result, noOutputMessage(name)) }, countFailure: false } satisfies Plan
+    }
+    const own = w.entry.tool?.maxOutputChars
+    if (own === Infinity || text === "" || isAlreadyTruncated(text)) return { _tag: "Done", w, countFailure: false } satisfies Plan
+    const cut = truncateLlmText(name, text, {
+      chars: own ?? limits.truncateChars,
+      lines: own !== undefined ? Infinity : limits.truncateLines,
+      keep: w.entry.tool?.truncateKeep ?? "both",
+      pathChars: store.pathLength(name)
+    })
+    if (cut.truncated) {
+      return { _tag: "Cut", w, preview: cut.content, reserved: yield* Effect.result(store.reserve(name, cut.fullText)) } satisfies Plan
+    }
+    return cut.content === text
+      ? { _tag: "Done", w, countFailure: false } satisfies Plan
+      : { _tag: "Done", w: { ...w, result: withText(result, cut.content) }, countFailure: true } satisfies Plan
+  })
+
+  /** Steps 1–2 for one result after its save: the text it shows. */
+  const finish = Effect.fnUntraced(function*(p: Plan, outcome: Result.Result<PersistedOutput, PersistError> | undefined) {
+    if (p._tag === "Done" || outcome === undefined) {
+      if (p._tag === "Done" && p.countFailure) yield* count(false)
+      return p.w
+    }
+    const { w } = p
+    yield* count(Result.isSuccess(outcome))
+    const paths = Result.isSuccess(outcome) ? [outcome.success.path] : []
+    if (p._tag === "Gate") {
+      const out = yield* stubText(p.text, outcome, limits.previewChars)
+      // A stub naming its file is already truncated; a stub with a note goes through step 2.
+      return yield* truncate({ ...w, result: withText(w.result, out.content), persisted: paths })
+    }
+    const out = yield* truncatedText(p.preview, outcome)
+    return { ...w, result: withText(w.result, out.content), persisted: [...w.persisted, ...paths] }
+  })
+
+  const save = (p: Plan): Effect.Effect<Result.Result<PersistedOutput, PersistError> | undefined> => {
+    if (p._tag === "Done") return Effect.succeed(undefined)
+    return Result.isFailure(p.reserved) ? Effect.succeed(Result.fail(p.reserved.failure)) : Effect.result(p.reserved.success.save)
+  }
+  const cancel = (p: Plan) => (p._tag !== "Done" && Result.isSuccess(p.reserved) ? p.reserved.success.cancel : Effect.void)
+  const { plans, saved } = yield* Effect.uninterruptibleMask((restore) =>
+    Effect.gen(function*() {
+      // In call order: what each result saves, its room reserved in that order.
+      const plans: Array<Plan> = []
+      for (const entry of entries) plans.push(yield* decide(entry))
+      // The saves, several at once; on interruption the saves that never started give their room back.
+      const saved = yield* restore(Effect.forEach(plans, save, { concurrency: SAVE_CONCURRENCY })).pipe(
+        Effect.onInterrupt(() => Effect.forEach(plans, cancel, { discard: true }))
+      )
+      return { plans, saved }
+    })
   )
+  // In call order: the text each result shows.
+  const staged: Array<Working> = []
+  for (let i = 0; i < plans.length; i++) staged.push(yield* finish(plans[i]!, saved[i]))
 
   // Batch budget: every result's text is a slot.
   const texts = staged.map((w) => (w.result._tag === "Cancelled" ? "" : slotText(w.result)))

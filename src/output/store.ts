@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
@@ -24,7 +24,8 @@ import {
   type ReadError,
   SessionBudgetExhausted
 } from "./errors.js"
-import { sha256Hex, utf8Bytes } from "./stub.js"
+import { bufferPool, chunkEnd, encodeChunk, SMALL_SAVE_BYTES } from "./encode.js"
+import { encodeUtf8, sha256HexOfBytes, utf8Bytes } from "./stub.js"
 
 /** One saved output. @category models */
 export interface PersistedOutput {
@@ -62,6 +63,21 @@ export interface OutputPage {
   readonly content: string
 }
 
+/**
+ * Room reserved for one save by {@link OutputStore.Service.reserve}: both caps were checked when it
+ * was made. Run `save` to write the content, or `cancel` to give the room back.
+ *
+ * @category models
+ */
+export interface Reservation {
+  /** UTF-8 size of the content. */
+  readonly bytes: number
+  /** Writes the content (once; a second run fails); a failed write gives the room back. Not interruptible once started. */
+  readonly save: Effect.Effect<PersistedOutput, OutputWriteFailed>
+  /** Gives the room back unless the save has started. */
+  readonly cancel: Effect.Effect<void>
+}
+
 /** Bytes saved so far in this session and the caps. @category models */
 export interface OutputStoreUsage {
   readonly usedBytes: number
@@ -86,6 +102,11 @@ export declare namespace OutputStore {
     readonly dir: string
     /** Saves `content` as a new file and returns its record. */
     readonly persist: (toolName: string, content: string) => Effect.Effect<PersistedOutput, PersistError>
+    /**
+     * Checks both caps for `content` now and reserves its room; the write runs later (several
+     * reservations made in call order can then be written at once).
+     */
+    readonly reserve: (toolName: string, content: string) => Effect.Effect<Reservation, OutputTooLarge | SessionBudgetExhausted>
     /** The record of a saved output. */
     readonly get: (id: string) => Effect.Effect<PersistedOutput, OutputNotFound>
     /** Every output saved in this session, oldest first. */
@@ -146,15 +167,62 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
   const usedBytes = yield* Ref.make(0)
   const entries = yield* Ref.make<ReadonlyMap<string, PersistedOutput>>(new Map())
 
-  const writeAtomically = (temp: string, target: string, content: string) =>
-    Effect.gen(function*() {
-      yield* fs.makeDirectory(dir, { recursive: true, mode: 0o700 })
-      yield* fs.writeFile(temp, Buffer.from(content, "utf8"), { flag: "wx", mode: 0o600 })
-      yield* fs.chmod(temp, 0o600) // the mode given to open() is filtered by the umask
-      yield* fs.rename(temp, target)
-    })
+  // The directory is made on the first save, and again if a write finds it gone.
+  const dirMade = yield* Ref.make(false)
+  const makeDir = Effect.andThen(fs.makeDirectory(dir, { recursive: true, mode: 0o700 }), Ref.set(dirMade, true))
+  const buffers = bufferPool()
 
-  const persist = Effect.fn("OutputStore.persist")(function*(toolName: string, content: string) {
+  /** Writes `content` (UTF-8, `bytes` long) to a new file `temp`; returns the hex SHA-256 of what was written. */
+  const writeContent = (temp: string, content: string, bytes: number) => {
+    if (bytes <= SMALL_SAVE_BYTES) {
+      return Effect.suspend(() => {
+        const data = encodeUtf8(content, bytes)
+        return Effect.as(fs.writeFile(temp, data, { flag: "wx", mode: 0o600 }), sha256HexOfBytes(data))
+      })
+    }
+    // Chunk by chunk through one reusable buffer: each chunk is hashed and written before the next.
+    return Effect.scoped(Effect.gen(function*() {
+      const file = yield* fs.open(temp, { flag: "wx", mode: 0o600 })
+      const buffer = yield* Effect.acquireRelease(Effect.sync(buffers.take), (b) => Effect.sync(() => buffers.give(b)))
+      const hash = createHash("sha256")
+      const ascii = bytes === content.length
+      for (let start = 0; start < content.length;) {
+        const end = chunkEnd(content, start, ascii, buffer.length)
+        const chunk = buffer.subarray(0, encodeChunk(buffer, content, start, end, ascii))
+        hash.update(chunk)
+        yield* file.writeAll(chunk)
+        start = end
+      }
+      return hash.digest("hex")
+    }))
+  }
+
+  const writeAtomically = (temp: string, target: string, content: string, bytes: number) =>
+    Effect.acquireUseRelease(
+      Effect.sync(buffers.begin),
+      () =>
+        Effect.gen(function*() {
+          if (!(yield* Ref.get(dirMade))) yield* makeDir
+          const sha256 = yield* writeContent(temp, content, bytes).pipe(
+            Effect.catchIf((e) => e.reason._tag === "NotFound", () => Effect.andThen(makeDir, writeContent(temp, content, bytes)))
+          )
+          yield* fs.chmod(temp, 0o600) // the mode given to open() is filtered by the umask
+          yield* fs.rename(temp, target)
+          return sha256
+        }),
+      () => Effect.sync(buffers.end)
+    )
+
+  interface Slot {
+    readonly toolName: string
+    readonly id: string
+    readonly target: string
+    readonly temp: string
+    readonly bytes: number
+  }
+
+  /** Checks the per-file cap and reserves room in the session budget (so parallel saves cannot all pass the check). */
+  const claim = Effect.fnUntraced(function*(toolName: string, content: string) {
     const bytes = utf8Bytes(content)
     if (bytes > maxFileBytes) {
       return yield* new OutputTooLarge({
@@ -165,44 +233,80 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
           `The output of ${toolName} is ${bytes} bytes, over the ${maxFileBytes}-byte limit for one saved output, so it was not saved to a file.`
       })
     }
+    const before = yield* Ref.modify(usedBytes, (used): [{ readonly ok: boolean; readonly used: number }, number] =>
+      used + bytes > maxSessionBytes ? [{ ok: false, used }, used] : [{ ok: true, used }, used + bytes])
+    if (!before.ok) {
+      return yield* new SessionBudgetExhausted({
+        toolName,
+        bytes,
+        usedBytes: before.used,
+        maxBytes: maxSessionBytes,
+        message:
+          `Saving ${bytes} more bytes of ${toolName} output would exceed this session's ${maxSessionBytes}-byte budget for saved outputs (${before.used} bytes used), so it was not saved to a file.`
+      })
+    }
     const id = `${safeToolName(toolName)}_${randomBytes(ID_HEX_CHARS / 2).toString("hex")}`
-    const target = path.join(dir, `${id}.output`)
-    const temp = path.join(dir, `.${id}.output.tmp`)
-    return yield* Effect.uninterruptibleMask((restore) =>
-      Effect.gen(function*() {
-        // Reserve before writing so that parallel calls cannot all pass the check.
-        const before = yield* Ref.modify(usedBytes, (used): [{ readonly ok: boolean; readonly used: number }, number] =>
-          used + bytes > maxSessionBytes ? [{ ok: false, used }, used] : [{ ok: true, used }, used + bytes])
-        if (!before.ok) {
-          return yield* new SessionBudgetExhausted({
-            toolName,
-            bytes,
-            usedBytes: before.used,
-            maxBytes: maxSessionBytes,
-            message:
-              `Saving ${bytes} more bytes of ${toolName} output would exceed this session's ${maxSessionBytes}-byte budget for saved outputs (${before.used} bytes used), so it was not saved to a file.`
+    return { toolName, id, target: path.join(dir, `${id}.output`), temp: path.join(dir, `.${id}.output.tmp`), bytes } satisfies Slot
+  })
+
+  const release = (bytes: number) => Ref.update(usedBytes, (used) => used - bytes)
+
+  /**
+   * Writes a claimed slot; a failure gives the room back and removes the temp file. Runs to its end
+   * once started (the callers make it uninterruptible): an interrupted open or rename would still
+   * complete in the background and leave a file nobody records.
+   */
+  const write = (slot: Slot, content: string) =>
+    Effect.gen(function*() {
+      const sha256 = yield* writeAtomically(slot.temp, slot.target, content, slot.bytes).pipe(
+        Effect.mapError((cause) =>
+          new OutputWriteFailed({
+            toolName: slot.toolName,
+            path: slot.target,
+            message: `Could not save the output of ${slot.toolName} to ${slot.target}: ${messageOf(cause)}`,
+            cause
           })
-        }
-        yield* restore(writeAtomically(temp, target, content)).pipe(
-          Effect.mapError((cause) =>
+        ),
+        Effect.onError(() => release(slot.bytes).pipe(Effect.andThen(fs.remove(slot.temp, { force: true }).pipe(Effect.ignore))))
+      )
+      const entry: PersistedOutput = {
+        id: slot.id,
+        path: slot.target,
+        toolName: slot.toolName,
+        bytes: slot.bytes,
+        sha256,
+        lines: countLines(content)
+      }
+      yield* Ref.update(entries, (map) => new Map(map).set(slot.id, entry))
+      return entry
+    })
+
+  const persist = Effect.fn("OutputStore.persist")(function*(toolName: string, content: string) {
+    return yield* Effect.uninterruptible(Effect.flatMap(claim(toolName, content), (slot) => write(slot, content)))
+  })
+
+  const reserve = Effect.fn("OutputStore.reserve")((toolName: string, content: string) => Effect.uninterruptible(reserveNow(toolName, content)))
+
+  const reserveNow = Effect.fnUntraced(function*(toolName: string, content: string) {
+    const slot = yield* claim(toolName, content)
+    const state = yield* Ref.make<"reserved" | "started" | "cancelled">("reserved")
+    const save = Effect.uninterruptible(
+      Effect.flatMap(Ref.modify(state, (s) => [s, s === "reserved" ? "started" : s] as const), (was) =>
+        was === "reserved"
+          ? write(slot, content)
+          : Effect.fail(
             new OutputWriteFailed({
               toolName,
-              path: target,
-              message: `Could not save the output of ${toolName} to ${target}: ${messageOf(cause)}`,
-              cause
+              path: slot.target,
+              message: `Could not save the output of ${toolName} to ${slot.target}: the save was ${was === "started" ? "already run" : "cancelled"}.`
             })
-          ),
-          Effect.onError(() =>
-            Ref.update(usedBytes, (used) => used - bytes).pipe(
-              Effect.andThen(fs.remove(temp, { force: true }).pipe(Effect.ignore))
-            )
-          )
-        )
-        const entry: PersistedOutput = { id, path: target, toolName, bytes, sha256: sha256Hex(content), lines: countLines(content) }
-        yield* Ref.update(entries, (map) => new Map(map).set(id, entry))
-        return entry
-      })
+          ))
+    ).pipe(Effect.withSpan("OutputStore.save"))
+    const cancel = Effect.flatMap(
+      Ref.modify(state, (s) => [s, s === "reserved" ? "cancelled" : s] as const),
+      (was) => (was === "reserved" ? release(slot.bytes) : Effect.void)
     )
+    return { bytes: slot.bytes, save, cancel } satisfies Reservation
   })
 
   const get = Effect.fn("OutputStore.get")(function*(id: string) {
@@ -239,6 +343,7 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
   return OutputStore.of({
     dir,
     persist,
+    reserve,
     get,
     list: Effect.map(Ref.get(entries), (map) => Array.from(map.values())),
     read,

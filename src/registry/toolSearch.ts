@@ -18,13 +18,12 @@ import {
   EMPTY_QUERY,
   formatSearchResult,
   HARD_MAX_RESULTS,
+  buildSearchIndex,
   isSelectQuery,
-  keywordSearchPrepared,
-  type PreparedTool,
-  prepareTool,
   NO_TOOL_NAMES,
   parseSelect,
   publishFailedMessage,
+  type SearchIndex,
   type SearchMessage
 } from "./search/index.js"
 
@@ -65,19 +64,16 @@ export const ToolSearchParams = Schema.Struct({
  * @category constructors
  */
 export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
-  // Lower-cased search fields are computed once per tool object (tools are immutable), so a
-  // keyword query after reveals does not re-prepare every candidate.
-  const preparedByTool = new WeakMap<AnyTool, PreparedTool>()
-  const prepared = (candidates: ReadonlyArray<AnyTool>): ReadonlyArray<PreparedTool> =>
-    candidates.map((tool) => {
-      let p = preparedByTool.get(tool)
-      if (p === undefined) preparedByTool.set(tool, p = prepareTool(tool))
-      return p
-    })
+  // The keyword index is built once per tool set: the registry hands out the same deferred array
+  // until a tool is added or removed, and reveals only change which of them are candidates.
+  let indexed: SearchIndex<AnyTool> | undefined
+  const indexOf = (deferred: ReadonlyArray<AnyTool>): SearchIndex<AnyTool> =>
+    indexed !== undefined && indexed.tools === deferred ? indexed : (indexed = buildSearchIndex(deferred))
 
   const load = Effect.fnUntraced(function*(names: ReadonlyArray<string>, truncated: ReadonlyArray<string>) {
     if (names.length === 0) return yield* failWith(NO_TOOL_NAMES)
     const found: Array<string> = []
+    const tools: Array<AnyTool> = []
     const notFound: Array<string> = []
     for (const requested of names) {
       const canonical = yield* registry.canonicalName(requested)
@@ -92,13 +88,13 @@ export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
         continue
       }
       found.push(canonical)
+      tools.push(ensured.success)
     }
     const hidden: Array<string> = []
     for (const name of found) if (yield* registry.isDeferredAndHidden(name)) hidden.push(name)
     const revealed = yield* registry.reveal(hidden).pipe(
       Effect.catchTag("PublishFailed", (e) => Effect.fail(failWith(publishFailedMessage(e.message))))
     )
-    const tools = yield* Effect.forEach(found, (name) => registry.ensure(name).pipe(Effect.orDie))
     const message = formatSearchResult({
       schemas: tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parametersJsonSchema })),
       notFound,
@@ -130,7 +126,8 @@ export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
               const { names, truncated } = parseSelect(query, max)
               return yield* load(names, truncated)
             }
-            const ranked = keywordSearchPrepared(prepared(yield* registry.hiddenTools), query, max)
+            const view = yield* registry.deferredView
+            const ranked = indexOf(view.deferred).search(query, max, (tool) => view.isHidden(tool.name))
             if (ranked._tag === "NoSearchTerms") return yield* failWith(ranked.message)
             if (ranked._tag === "NoMatches") {
               return textResult<ToolSearchData>(ranked.message.llmContent, {

@@ -1,20 +1,19 @@
 /**
- * The `glob` engine (reference §11.2): fast-glob with dot files, no symlink traversal,
- * case-insensitive matching, `.gitignore` / `.toolwrightignore` pruning during the walk, the
- * 1,000-entry collection cap, and the 24-hour recency sort.
+ * The `glob` engine (reference §11.2): fast-glob's pattern semantics with dot files, no symlink
+ * traversal, case-insensitive matching, `.gitignore` / `.toolwrightignore` pruning during the
+ * walk (see `globWalk.ts`), the 1,000-entry collection cap, and the 24-hour recency sort.
  *
  * @since 0.1.0
  */
-import type { Dirent } from "node:fs"
 import * as fsSync from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import type { Readable } from "node:stream"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import fg from "fast-glob"
 import { GlobExecutionError, InvalidToolParams, SearchPathNotADirectory, SearchPathNotFound } from "../tool/errors.js"
 import { MAX_FILE_COUNT, MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
+import { walkGlob } from "./globWalk.js"
 import { type IgnoreOptions, type IgnoreTree, isWithin, makeIgnoreTree } from "./ignore/tree.js"
 
 /** A glob search over one or more directories. @category models */
@@ -60,21 +59,6 @@ export const sortFileEntries = <A extends { readonly path: string; readonly mtim
     return a.path.localeCompare(b.path)
   })
 
-type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: Array<Dirent>) => void
-
-/** A `readdir` for fast-glob that drops ignored entries, so ignored directories are never entered. */
-const prunedReaddir = (tree: IgnoreTree) =>
-  (dir: string, options: unknown, callback?: ReaddirCallback): void => {
-    const done = (typeof options === "function" ? options : callback) as ReaddirCallback
-    fsSync.readdir(dir, { withFileTypes: true }, (error, entries) => {
-      if (error !== null) return done(error, [])
-      tree.stateOf(dir, new Set(entries.map((e) => e.name))).then(
-        (state) => done(null, entries.filter((e) => tree.classify(state, e.name, e.isDirectory()) === undefined)),
-        (e: NodeJS.ErrnoException) => done(e, [])
-      )
-    })
-  }
-
 /** True when a fast-glob entry is a file (a symlink counts when it points at one). */
 const isFileEntry = (entry: fg.Entry): boolean => {
   if (entry.dirent.isFile()) return true
@@ -83,59 +67,34 @@ const isFileEntry = (entry: fg.Entry): boolean => {
 }
 
 /** True when `p` lies below the root and no ignore rule hides it. */
-const visibleIn = (tree: IgnoreTree, root: string, p: string): Promise<boolean> =>
-  !isWithin(p, root) || p === root
-    ? Promise.resolve(false)
-    : tree.reasonFor(path.relative(root, p).split(path.sep).join("/"), false).then((reason) => reason === undefined)
+const visibleIn = (tree: IgnoreTree, root: string, p: string): boolean =>
+  isWithin(p, root) && p !== root && tree.reasonFor(path.relative(root, p).split(path.sep).join("/"), false) === undefined
 
 /** Collects up to `limit` matching files under one root (`hitLimit` when more exist). */
 const globInRoot = Effect.fn("glob.root")(function*(root: string, pattern: string, ignore: IgnoreOptions, limit: number) {
-  const tree = yield* Effect.promise(() => makeIgnoreTree(root, ignore))
+  const tree = yield* Effect.sync(() => makeIgnoreTree(root, ignore))
   if (tree.rootHidden) return { paths: [] as Array<string>, hitLimit: false }
-  const literal = yield* Effect.promise(() => fs.access(path.join(root, pattern)).then(() => true, () => false))
+  const literal = yield* Effect.sync(() => fsSync.existsSync(path.join(root, pattern)))
   const effective = literal ? fg.escapePath(pattern) : pattern
-  const collected = yield* Effect.callback<{ paths: Array<string>; hitLimit: boolean }, GlobExecutionError>((resume) => {
-    const failed = (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error)
-      return new GlobExecutionError({ message: `Error during glob search operation: ${message}`, display: `Error: ${message}` })
+  const paths: Array<string> = []
+  const unchecked = new Set<string>()
+  let hitLimit = false
+  yield* walkGlob(tree, root, effective, (entry, fromRoot) => {
+    // a pattern with `..` or an absolute path can name files outside the root: never report them
+    if (!isWithin(entry.path, root) || !isFileEntry(entry)) return true
+    if (paths.length >= limit) {
+      hitLimit = true
+      return false
     }
-    let stream: Readable
-    try {
-      // fast-glob throws synchronously on some patterns (over 65,536 characters, say)
-      stream = fg.stream(effective, {
-        cwd: root, absolute: true, dot: true, caseSensitiveMatch: false, followSymbolicLinks: false,
-        onlyFiles: false, objectMode: true, suppressErrors: true, fs: { readdir: prunedReaddir(tree) as never }
-      }) as Readable
-    } catch (error) {
-      resume(Effect.fail(failed(error)))
-      return
-    }
-    const paths: Array<string> = []
-    let settled = false
-    const settle = (effect: Effect.Effect<{ paths: Array<string>; hitLimit: boolean }, GlobExecutionError>) => {
-      if (settled) return
-      settled = true
-      resume(effect)
-    }
-    stream.on("data", (entry: fg.Entry) => {
-      // a pattern with `..` or an absolute path can name files outside the root: never report them
-      if (settled || !isWithin(entry.path, root) || !isFileEntry(entry)) return
-      if (paths.length >= limit) {
-        stream.destroy()
-        settle(Effect.succeed({ paths, hitLimit: true }))
-        return
-      }
-      paths.push(entry.path)
-    })
-    stream.on("error", (error: Error) => settle(Effect.fail(failed(error))))
-    stream.on("end", () => settle(Effect.succeed({ paths, hitLimit: false })))
-    return Effect.sync(() => {
-      settled = true
-      stream.destroy()
-    })
-  })
-  const visible = yield* Effect.forEach(collected.paths, (p) => Effect.promise(() => visibleIn(tree, root, p)), { concurrency: 16 })
-  return { paths: collected.paths.filter((_, i) => visible[i]), hitLimit: collected.hitLimit }
+    paths.push(entry.path)
+    if (!fromRoot) unchecked.add(entry.path)
+    return true
+  }).pipe(Effect.mapError((error) => {
+    const message = error instanceof Error ? error.message : String(error)
+    return new GlobExecutionError({ message: `Error during glob search operation: ${message}`, display: `Error: ${message}` })
+  }))
+  // entries counted towards the cap first, like the walk found them; those below a start directory no rule checked are checked now
+  return { paths: unchecked.size === 0 ? paths : paths.filter((p) => !unchecked.has(p) || visibleIn(tree, root, p)), hitLimit }
 })
 
 const checkRoot = Effect.fn("glob.checkRoot")(function*(root: string) {
@@ -143,6 +102,15 @@ const checkRoot = Effect.fn("glob.checkRoot")(function*(root: string) {
   if (stat === undefined) return yield* new SearchPathNotFound({ message: `Path does not exist: ${root}` })
   if (!stat.isDirectory()) return yield* new SearchPathNotADirectory({ message: `Path is not a directory: ${root}` })
 })
+
+/** A path's stats, or undefined (a synchronous `stat`: no thread-pool round trip per match). */
+const statOf = (p: string): fsSync.Stats | undefined => {
+  try {
+    return fsSync.statSync(p, { throwIfNoEntry: false })
+  } catch {
+    return undefined
+  }
+}
 
 const comparable = (p: string): string =>
   process.platform === "win32" || process.platform === "darwin" ? p.toLowerCase() : p
@@ -169,7 +137,7 @@ export const globSearch = Effect.fn("glob.search")(function*(request: GlobReques
       paths.push(p)
     }
   }
-  const stats = yield* Effect.forEach(paths, (p) => Effect.promise(() => fs.stat(p).catch(() => undefined)), { concurrency: 32 })
+  const stats = yield* Effect.sync(() => paths.map((p) => statOf(p)))
   const entries = paths.flatMap((p, i): Array<GlobEntry> => {
     const stat = stats[i]
     return stat?.isFile() === true ? [{ path: p, mtimeMs: stat.mtimeMs }] : []

@@ -37,7 +37,7 @@ export { describeGrepLocation, formatGrepResult, type GrepFormatOptions, type Se
 export { jsGrepBackend } from "./grep/js.js"
 export { makeRipgrepBackend } from "./grep/ripgrep.js"
 export { grepSearch } from "./grep/search.js"
-export { insideGitWorkTree, selectGrepBackend } from "./grep/select.js"
+export { type GrepBackendSelector, insideGitWorkTree, makeGrepBackendSelector, selectGrepBackend } from "./grep/select.js"
 export { type GrepDialect, makeSystemGrepBackend } from "./grep/systemGrep.js"
 export type { GrepBackend, GrepBackendName, GrepMatch, GrepRequest, GrepResult } from "./grep/types.js"
 export type { IgnoreOptions } from "./ignore/tree.js"

@@ -65,8 +65,8 @@ export const listDirectory = Effect.fn("ls.list")(function*(request: ListDirecto
     const empty: ListDirectoryResult = { path: dir, entries: [], empty: true, gitIgnored: 0, toolwrightIgnored: 0 }
     return empty
   }
-  const tree = yield* Effect.promise(() => makeIgnoreTree(dir, request.fileFiltering, { defaultExcludes: false }))
-  const state = yield* Effect.promise(() => tree.stateOf(dir, new Set(dirents.map((d) => d.name))))
+  const tree = yield* Effect.sync(() => makeIgnoreTree(dir, request.fileFiltering, { defaultExcludes: false }))
+  const state = tree.stateOf(dir, new Set(dirents.map((d) => d.name)))
   const stats = yield* Effect.forEach(dirents, (d: Dirent) => Effect.promise(() => fs.stat(path.join(dir, d.name)).catch(() => undefined)), {
     concurrency: 32
   })

@@ -1,6 +1,6 @@
 /**
  * Child processes for the grep backends: `node:child_process` wrapped in Effect, killed when
- * the fiber is interrupted, stdout streamed line by line as raw bytes.
+ * the fiber is interrupted (or an abort signal fires), stdout streamed line by line as raw bytes.
  *
  * @since 0.1.0
  */
@@ -9,13 +9,19 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 
 /** A process could not be started. @category errors */
-export class ProcessError extends Data.TaggedError("ProcessError")<{ readonly message: string }> {}
+export class ProcessError extends Data.TaggedError("ProcessError")<{
+  readonly message: string
+  /** The system error code (`ENOENT`: the program is not on PATH). */
+  readonly code?: string | undefined
+}> {}
 
 /** How a process ended. @category models */
 export interface ProcessExit {
   readonly exitCode: number | null
   readonly signal: string | null
   readonly stderr: string
+  /** True when {@link RunOptions.signal} stopped the process. */
+  readonly aborted: boolean
 }
 
 /** Options of {@link runProcess}. @category models */
@@ -24,9 +30,17 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv
   /** Receives every complete stdout line (without its `\n`), as raw bytes. */
   readonly onLine?: (line: Buffer) => void
+  /**
+   * Receives every stderr line (without its `\n`); only the lines it returns true for are kept in
+   * {@link ProcessExit.stderr}. Without it, stderr is kept as it came (up to 64 KiB either way).
+   */
+  readonly onStderrLine?: (line: Buffer) => boolean
+  /** Aborting it kills the process; the run then ends normally, with `aborted` set. */
+  readonly signal?: AbortSignal
 }
 
 const STDERR_LIMIT = 64 * 1024
+const NEWLINE = Buffer.from("\n")
 
 /** Splits a byte stream into `\n`-terminated lines; `end` flushes a last unterminated line. @category streams */
 export const makeLineSplitter = (onLine: (line: Buffer) => void): { readonly push: (chunk: Buffer) => void; readonly end: () => void } => {
@@ -71,20 +85,36 @@ export const runProcess = (
     const splitter = makeLineSplitter(options.onLine ?? (() => undefined))
     const stderr: Array<Buffer> = []
     let stderrBytes = 0
-    child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk))
-    child.stderr.on("data", (chunk: Buffer) => {
+    const keepStderr = (bytes: Buffer) => {
       if (stderrBytes >= STDERR_LIMIT) return
-      stderr.push(chunk)
-      stderrBytes += chunk.length
+      stderr.push(bytes)
+      stderrBytes += bytes.length
+    }
+    const onStderrLine = options.onStderrLine
+    const stderrLines = onStderrLine === undefined ? undefined : makeLineSplitter((line) => {
+      if (onStderrLine(line)) keepStderr(Buffer.concat([line, NEWLINE]))
     })
-    child.on("error", (error) => finish(Effect.fail(new ProcessError({ message: `${command}: ${error.message}` }))))
+    child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk))
+    child.stderr.on("data", (chunk: Buffer) => (stderrLines === undefined ? keepStderr(chunk) : stderrLines.push(chunk)))
+    child.on("error", (error: NodeJS.ErrnoException) =>
+      finish(Effect.fail(new ProcessError({ message: `${command}: ${error.message}`, code: error.code })))
+    )
+    const abort = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+    }
+    options.signal?.addEventListener("abort", abort, { once: true })
     child.on("close", (exitCode, signal) => {
-      splitter.end()
-      finish(Effect.succeed({ exitCode, signal, stderr: Buffer.concat(stderr).toString("utf8") }))
+      options.signal?.removeEventListener("abort", abort)
+      const aborted = options.signal?.aborted ?? false
+      if (!aborted) {
+        splitter.end()
+        stderrLines?.end()
+      }
+      finish(Effect.succeed({ exitCode, signal, stderr: Buffer.concat(stderr).toString("utf8"), aborted }))
     })
     return Effect.sync(() => {
       done = true
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+      abort()
     })
   })
 

@@ -10,7 +10,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import { type PathGlob, pathGlobAllows } from "./ignore/patterns.js"
-import type { IgnoreTree } from "./ignore/tree.js"
+import { type IgnoreTree, ruleFileNames } from "./ignore/tree.js"
 
 interface Level {
   readonly abs: string
@@ -36,7 +36,7 @@ const readLevel = async (
   level: Level
 ): Promise<{ readonly files: ReadonlyArray<string>; readonly dirs: ReadonlyArray<Level> }> => {
   const entries = await fs.readdir(level.abs, { withFileTypes: true }).catch(() => [] as Array<Dirent>)
-  const state = await tree.stateOf(level.abs, new Set(entries.map((e) => e.name)))
+  const state = tree.stateOf(level.abs, ruleFileNames(entries))
   const files: Array<string> = []
   const dirs: Array<Level> = []
   for (const entry of entries) {

@@ -2,22 +2,33 @@
  * The captured output of one command, with bounded memory whatever the command prints.
  *
  * Plain text (see `plainText.ts`) is kept in memory up to `memoryChars`. Past that, the whole text
- * so far and everything after it is written to a spill file as it arrives (synchronous writes,
- * so a flooding child is slowed to disk speed instead of filling the heap), and memory keeps only
- * a head and a rolling tail. The spill file is capped at `maxCapturedBytes`; what comes after is
- * counted and discarded. A NUL byte in the first 4 096 bytes marks the output binary: the text
- * stream stops, the raw bytes go to the spill file, and the model is told the size.
+ * so far and everything after it is written to a spill file as it arrives (synchronous,
+ * page-aligned writes, small chunks gathered up to {@link SPILL_BATCH_BYTES}, so a flooding child
+ * is slowed to disk speed instead of filling the heap), and memory keeps only a head and a tail
+ * (a byte ring: no chunk is kept). The spill file is capped at
+ * `maxCapturedBytes`; what comes after is counted and discarded. A NUL byte in the first 4 096
+ * bytes marks the output binary: the text stream stops, the raw bytes go to the spill file, and
+ * the model is told the size.
+ *
+ * Whole lines that are already plain (printable ASCII, tab, newline, `\r\n`) skip the decoder: a
+ * SIMD scan (`plainScan.ts`) proves it, and the bytes are kept or written as they came (`\r\n`
+ * becoming `\n`). Everything else goes through the decoder, so the text is the same either way.
  *
  * @since 0.1.0
  */
 import * as fs from "node:fs"
+import { makePlainScanner, type PlainScanner } from "./plainScan.js"
 import { type CarriageReturnMode, PlainTextDecoder } from "./plainText.js"
-
-// Anything but tab, newline and printable ASCII.
-const NOT_PLAIN = /[^\t\n\x20-\x7e]/
+import { ByteRing } from "./ring.js"
 
 /** Bytes inspected for a NUL byte. @category constants */
 export const BINARY_SNIFF_BYTES = 4096
+
+/** Spill writes are gathered up to this size (a PTY delivers ~4 KiB at a time). @category constants */
+export const SPILL_BATCH_BYTES = 256 * 1024
+
+/** Spill writes are whole pages (but the last). @category constants */
+export const PAGE_BYTES = 4096
 
 /** Limits of a capture. @category models */
 export interface CaptureLimits {
@@ -66,6 +77,7 @@ export class OutputCapture {
   readonly #limits: CaptureLimits
   readonly #spillPath: () => string
   readonly #decoder: PlainTextDecoder
+  readonly #plain: PlainScanner
   #totalBytes = 0
   #binary = false
   #sniffed: Array<Buffer> = []
@@ -73,13 +85,17 @@ export class OutputCapture {
   #parts: Array<string> = []
   #chars = 0
   #head = ""
-  // The last `tailChars` of text, as the chunks that hold it (joined only when asked for).
-  #tailParts: Array<string | Buffer> = []
-  #tailLength = 0
+  // Once spilled: the last bytes of the text (UTF-8), enough for `tailChars` characters.
+  #tail: ByteRing | undefined
   #spilling = false
   #fd: number | undefined
   #path: string | undefined
+  // Bytes accepted for the spill file (written or in the batch).
   #spilledBytes = 0
+  // The cap was reached (possibly a few bytes early, not to cut a character).
+  #full = false
+  #batch: Buffer | undefined
+  #batched = 0
   #discarded = 0
   #failed: string | undefined
 
@@ -87,6 +103,7 @@ export class OutputCapture {
     this.#limits = limits
     this.#spillPath = spillPath
     this.#decoder = new PlainTextDecoder(options)
+    this.#plain = makePlainScanner()
   }
 
   /** Raw bytes received so far. */
@@ -120,8 +137,7 @@ export class OutputCapture {
         this.#parts = []
         this.#chars = 0
         this.#head = ""
-        this.#tailParts = []
-        this.#tailLength = 0
+        this.#tail = undefined
         for (const earlier of this.#sniffed) this.#writeBytes(earlier)
         this.#sniffed = []
         this.#writeBytes(bytes)
@@ -130,37 +146,49 @@ export class OutputCapture {
       this.#sniffed.push(bytes)
       if (this.#sniffedBytes >= BINARY_SNIFF_BYTES) this.#sniffed = []
     }
-    if (this.#spilling && this.#fd !== undefined && this.#fastPath(bytes)) return
-    this.#text(this.#decoder.push(bytes))
+    let rest = bytes
+    // A pending escape sequence, `\r` or split character: the decoder takes the first line.
+    if (!this.#decoder.isClean) {
+      const newline = rest.indexOf(10)
+      if (newline === -1) return this.#text(this.#decoder.push(rest))
+      this.#text(this.#decoder.push(rest.subarray(0, newline + 1)))
+      rest = rest.subarray(newline + 1)
+      if (!this.#decoder.isClean) return this.#text(this.#decoder.push(rest))
+    }
+    const lines = rest.lastIndexOf(10) + 1
+    const plain = lines > 0 ? this.#plain(rest.subarray(0, lines)) : undefined
+    if (plain !== undefined) {
+      this.#plainLines(plain)
+      rest = rest.subarray(lines)
+    }
+    if (rest.length > 0) this.#text(this.#decoder.push(rest))
   }
 
   /**
-   * Plain ASCII lines (no control characters but tab and newline) are written as they came: no
-   * decode, no re-encode. Only whole lines; the rest goes through the decoder as usual.
+   * Whole lines proven plain, after the decoder's partial line: kept as text in memory, or written
+   * as they are. `plain` is the lines without their `\r` (possibly the scanner's scratch memory).
    */
-  #fastPath(bytes: Buffer): boolean {
-    const lastNewline = bytes.lastIndexOf(10)
-    if (lastNewline === -1 || !this.#decoder.isClean) return false
-    const latin1 = bytes.toString("latin1")
-    if (NOT_PLAIN.test(latin1)) return false
+  #plainLines(plain: Uint8Array): void {
     const pending = this.#decoder.takePending()
-    if (pending !== "") this.#writeBytes(Buffer.from(pending, "utf8"))
-    this.#writeBytes(bytes.subarray(0, lastNewline + 1))
-    if (pending !== "") this.#keepTail(pending)
-    this.#keepTail(bytes.subarray(0, lastNewline + 1))
-    if (lastNewline + 1 < bytes.length) this.#text(this.#decoder.pushText(latin1.slice(lastNewline + 1)))
-    return true
+    const bytes = Buffer.from(plain.buffer, plain.byteOffset, plain.length)
+    if (!this.#spilling) {
+      this.#text(pending + bytes.toString("latin1"))
+      return
+    }
+    if (pending !== "") this.#emit(Buffer.from(pending, "utf8"))
+    this.#emit(bytes)
   }
 
   /** The last `maxChars` of the text so far, partial line included (for live views). */
   liveTail(maxChars: number): string {
-    const text = this.#tail() + this.#decoder.pending
+    const text = this.#lastChars(maxChars) + this.#decoder.pending
     return text.length > maxChars ? text.slice(-maxChars) : text
   }
 
   /** Ends the capture and closes the spill file. */
   finish(): CapturedOutput {
     if (!this.#binary) this.#text(this.#decoder.end())
+    this.#flush()
     const spill: SpillFile | undefined = this.#spilling
       ? { path: this.#path, bytes: this.#spilledBytes, discardedBytes: this.#discarded, ...(this.#failed ? { error: this.#failed } : {}) }
       : undefined
@@ -174,37 +202,47 @@ export class OutputCapture {
     }
     if (this.#binary) return { kind: "binary", totalBytes: this.#totalBytes, spill }
     if (spill === undefined) return { kind: "text", text: this.#parts.join(""), totalBytes: this.#totalBytes }
-    return { kind: "text", text: this.#head, tail: this.#tail(), spill, totalBytes: this.#totalBytes }
+    return { kind: "text", text: this.#head, tail: this.#lastChars(this.#limits.tailChars), spill, totalBytes: this.#totalBytes }
   }
 
-  #keepTail(part: string | Buffer): void {
-    this.#tailParts.push(part)
-    this.#tailLength += part.length
-    while (this.#tailParts.length > 1 && this.#tailLength - this.#tailParts[0]!.length >= this.#limits.tailChars) {
-      this.#tailLength -= this.#tailParts.shift()!.length
+  /** The last `maxChars` (at most `tailChars`) of the committed text. */
+  #lastChars(maxChars: number): string {
+    let text: string
+    if (this.#tail !== undefined) text = this.#tail.text()
+    else {
+      const parts: Array<string> = []
+      let length = 0
+      for (let i = this.#parts.length - 1; i >= 0 && length < maxChars; i--) {
+        parts.push(this.#parts[i]!)
+        length += this.#parts[i]!.length
+      }
+      text = parts.reverse().join("")
     }
+    return text.length > maxChars ? text.slice(-maxChars) : text
   }
 
-  #tail(): string {
-    const text = this.#tailParts.map((p) => (typeof p === "string" ? p : p.toString("utf8"))).join("")
-    return text.length > this.#limits.tailChars ? text.slice(-this.#limits.tailChars) : text
+  /** Spilled text: to the file, and to the tail. */
+  #emit(bytes: Buffer): void {
+    this.#tail?.push(bytes)
+    this.#writeBytes(bytes)
   }
 
   #text(text: string): void {
     if (text.length === 0) return
-    this.#keepTail(text)
     if (!this.#spilling) {
       this.#parts.push(text)
       this.#chars += text.length
       if (this.#chars <= this.#limits.memoryChars) return
       this.#spilling = true
+      // A UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4).
+      this.#tail = new ByteRing(3 * this.#limits.tailChars + 4)
       const all = this.#parts.join("")
       this.#parts = []
       this.#head = all.slice(0, this.#limits.headChars)
-      this.#writeBytes(Buffer.from(all, "utf8"))
+      this.#emit(Buffer.from(all, "utf8"))
       return
     }
-    this.#writeBytes(Buffer.from(text, "utf8"))
+    this.#emit(Buffer.from(text, "utf8"))
   }
 
   #open(): number | undefined {
@@ -222,31 +260,79 @@ export class OutputCapture {
 
   #writeBytes(bytes: Buffer): void {
     const fd = this.#open()
-    const room = this.#limits.maxCapturedBytes - this.#spilledBytes
+    const room = this.#full ? 0 : this.#limits.maxCapturedBytes - this.#spilledBytes
     if (fd === undefined || room <= 0) {
       this.#discarded += bytes.length
       return
     }
     let slice = bytes
-    if (bytes.length > room) {
+    if (bytes.length >= room) {
       let end = room
       // never cut a UTF-8 sequence in text mode
-      if (!this.#binary) while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--
+      if (!this.#binary && end < bytes.length) while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--
       slice = bytes.subarray(0, end)
       this.#discarded += bytes.length - end
+      this.#full = true
     }
+    this.#spilledBytes += slice.length
+    // Small pieces are gathered. Then whole pages are written, the gathered bytes and the start of
+    // a large chunk in one writev, without copying it; what is left of the last page waits for the
+    // next write. The file offset stays page-aligned: an unaligned write costs the kernel about
+    // twice as much here.
+    const total = this.#batched + slice.length
+    const batch = (this.#batch ??= Buffer.allocUnsafe(SPILL_BATCH_BYTES))
+    if (total < SPILL_BATCH_BYTES && slice.length < SPILL_BATCH_BYTES / 8) {
+      this.#batched += slice.copy(batch, this.#batched)
+      return
+    }
+    const whole = total - (total % PAGE_BYTES)
+    if (whole <= this.#batched) {
+      this.#write(batch.subarray(0, whole))
+      batch.copyWithin(0, whole, this.#batched)
+      this.#batched = this.#batched - whole + slice.copy(batch, this.#batched - whole)
+      return
+    }
+    const taken = whole - this.#batched
+    if (this.#batched === 0) this.#write(slice.subarray(0, taken))
+    else this.#write(batch.subarray(0, this.#batched), slice.subarray(0, taken))
+    this.#batched = slice.copy(batch, 0, taken)
+  }
+
+  /** The gathered bytes (to be written at once: the batch is reused), if any. */
+  #takeBatch(): Buffer | undefined {
+    if (this.#batch === undefined || this.#batched === 0) return undefined
+    const batched = this.#batch.subarray(0, this.#batched)
+    this.#batched = 0
+    return batched
+  }
+
+  #flush(): void {
+    const batched = this.#takeBatch()
+    if (batched !== undefined) this.#write(batched)
+  }
+
+  /** Writes accepted bytes; on failure they count as discarded and the file is closed. */
+  #write(first: Buffer, second?: Buffer): void {
+    const fd = this.#fd
+    const total = first.length + (second?.length ?? 0)
+    let written = 0
     try {
-      let written = 0
-      while (written < slice.length) written += fs.writeSync(fd, slice, written, slice.length - written)
-      this.#spilledBytes += slice.length
-      if (slice.length < bytes.length) this.#spilledBytes = this.#limits.maxCapturedBytes
+      if (fd === undefined) throw new Error("the spill file is closed")
+      written = second === undefined ? fs.writeSync(fd, first) : fs.writevSync(fd, [first, second])
+      while (written < total) {
+        const [buffer, offset] = written < first.length ? [first, written] : [second!, written - first.length]
+        written += fs.writeSync(fd, buffer, offset, buffer.length - offset)
+      }
     } catch (error) {
-      this.#failed = error instanceof Error ? error.message : String(error)
-      this.#discarded += slice.length
-      try {
-        fs.closeSync(fd)
-      } catch {
-        // ignore
+      this.#failed ??= error instanceof Error ? error.message : String(error)
+      this.#spilledBytes -= total - written
+      this.#discarded += total - written
+      if (fd !== undefined) {
+        try {
+          fs.closeSync(fd)
+        } catch {
+          // ignore
+        }
       }
       this.#fd = undefined
     }

@@ -1,7 +1,8 @@
 /**
  * The shell room's settings, with the reference defaults. Read once when a session's shell
  * services are built; override with `Effect.provideService(ShellConfig, …)` around the session
- * layer, or with the environment (`TOOLWRIGHT_SHELL_PTY=0` turns the PTY off).
+ * layer, or, for sessions on the defaults, with the environment (`TOOLWRIGHT_SHELL_PTY=0` turns the
+ * PTY off).
  *
  * @since 0.1.0
  */
@@ -66,10 +67,25 @@ export const DEFAULT_SHELL_SETTINGS: ShellSettings = {
   maxRetainedBackground: 32
 }
 
-/** The settings in effect (defaults, with `TOOLWRIGHT_SHELL_PTY=0|off` honoured). @category references */
+/**
+ * The shell settings: the defaults unless a value is provided. The environment is applied to the
+ * defaults by {@link settingsInEffect} each time a session's host is built (a Reference's default
+ * is computed once per process, so it must not read the environment itself).
+ *
+ * @category references
+ */
 export const ShellConfig = Context.Reference<ShellSettings>("toolwright/shell/ShellConfig", {
-  defaultValue: () => {
-    const pty = process.env["TOOLWRIGHT_SHELL_PTY"]
-    return pty === "0" || pty === "off" || pty === "false" ? { ...DEFAULT_SHELL_SETTINGS, pty: "off" } : DEFAULT_SHELL_SETTINGS
-  }
+  defaultValue: () => DEFAULT_SHELL_SETTINGS
 })
+
+/**
+ * The settings a session uses: provided settings as they are; the defaults with
+ * `TOOLWRIGHT_SHELL_PTY=0|off|false` turning the PTY off.
+ *
+ * @category constructors
+ */
+export const settingsInEffect = (settings: ShellSettings, env: NodeJS.ProcessEnv = process.env): ShellSettings => {
+  if (settings !== DEFAULT_SHELL_SETTINGS) return settings
+  const pty = env["TOOLWRIGHT_SHELL_PTY"]
+  return pty === "0" || pty === "off" || pty === "false" ? { ...settings, pty: "off" } : settings
+}

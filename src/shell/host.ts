@@ -24,7 +24,7 @@ import type * as Scope from "effect/Scope"
 import { Session } from "../session/session.js"
 import type { LiveOutput } from "../tool/tool.js"
 import { type CaptureLimits, type CapturedOutput, OutputCapture } from "./capture.js"
-import { ShellConfig, type ShellSettings } from "./config.js"
+import { settingsInEffect, ShellConfig, type ShellSettings } from "./config.js"
 import { findTaggedPids, killProcessTree, PROCESS_TAG_VARIABLE, signalPids } from "../process/tree.js"
 import { Screen } from "./screen.js"
 import { type Backend, type ExitInfo, loadNodePty, spawnPiped, spawnPty, type Spawned } from "./spawn.js"
@@ -121,7 +121,7 @@ const spillPathIn = (dir: string) => () => {
 /** Builds the host for the current session. @category constructors */
 export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Scope> = Effect.gen(function*() {
   const session = yield* Session
-  const settings = yield* ShellConfig
+  const settings = settingsInEffect(yield* ShellConfig)
   const sessionTag = `tw${session.id}`
   const runs = yield* Ref.make(0)
   const loaded = yield* Effect.cached(Effect.result(loadNodePty(settings.ptyModule)))
@@ -172,12 +172,11 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     const tag = yield* nextTag
     const info = yield* backend
     const capture = new OutputCapture(limits, spillPathIn(request.spillDir))
-    const screenDecoder = new TextDecoder("utf-8")
     let screen: Screen | undefined
     let dirty = false
     const onData = (chunk: Buffer) => {
       capture.push(chunk)
-      if (screen && !capture.binary) screen.push(screenDecoder.decode(chunk, { stream: true }))
+      if (screen && !capture.binary) screen.push(chunk)
       dirty = true
     }
     const spec = {

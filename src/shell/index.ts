@@ -11,7 +11,7 @@ export { BackgroundShells, type BackgroundShell, type ShellNotification, statusF
 /** Where a session's commands run (PTY or pipes), with bounded capture and tree kill. */
 export { ProcessHost, type BackendInfo, type RunRequest, type RunResult } from "./host.js"
 /** The shell settings (a Context.Reference with the reference defaults). */
-export { DEFAULT_SHELL_SETTINGS, ShellConfig, type ShellSettings } from "./config.js"
+export { DEFAULT_SHELL_SETTINGS, settingsInEffect, ShellConfig, type ShellSettings } from "./config.js"
 /** The `run_shell_command` tool constructor and its data and error types. */
 export { makeRunShellCommand, type ShellData, type ShellError, SUBSTITUTION_WARNING } from "./runShellCommand.js"
 /** The `task_stop` tool constructor. */

@@ -26,6 +26,8 @@ const enum State {
 
 // Anything the fast path cannot pass through unchanged.
 const SPECIAL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/
+// The same, but `\r\n` (how a PTY ends lines) is allowed: it only becomes `\n`.
+const SPECIAL_BUT_CRLF = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)/
 
 /**
  * Turns chunks of terminal bytes into plain text. `push` returns the text committed by the chunk
@@ -40,6 +42,10 @@ export class PlainTextDecoder {
   #state: State = State.Normal
   #line = ""
   #sawCr = false
+  // The last byte pushed was not ASCII: the UTF-8 decoder may hold part of a character.
+  #maybePartial = false
+  // Finds the next special character from its `lastIndex` (one per decoder: it is stateful).
+  readonly #nextSpecial = new RegExp(SPECIAL.source, "g")
 
   constructor(options: { readonly carriageReturn?: CarriageReturnMode } = {}) {
     this.#cr = options.carriageReturn ?? "overwrite"
@@ -50,9 +56,9 @@ export class PlainTextDecoder {
     return this.#line
   }
 
-  /** True when no escape sequence, carriage return or partial UTF-8 character is pending. */
+  /** True when no escape sequence, carriage return or partial UTF-8 character is (or may be) pending. */
   get isClean(): boolean {
-    return this.#state === State.Normal && !this.#sawCr && this.#decoder.decode(new Uint8Array(0), { stream: true }) === ""
+    return this.#state === State.Normal && !this.#sawCr && !this.#maybePartial
   }
 
   /** Takes the partial line out (the caller writes it), leaving the decoder at a line start. */
@@ -64,23 +70,29 @@ export class PlainTextDecoder {
 
   /** Decodes a chunk of bytes. */
   push(bytes: Uint8Array): string {
+    if (bytes.length === 0) return ""
+    this.#maybePartial = bytes[bytes.length - 1]! >= 0x80
     return this.pushText(this.#decoder.decode(bytes, { stream: true }))
   }
 
   /** Processes already-decoded text. */
   pushText(text: string): string {
-    if (this.#state === State.Normal && !this.#sawCr && !SPECIAL.test(text)) {
-      const nl = text.lastIndexOf("\n")
-      if (nl === -1) {
-        this.#line += text
-        return this.#overflow()
-      }
-      const out = this.#line + text.slice(0, nl + 1)
-      this.#line = text.slice(nl + 1)
-      return out + this.#overflow()
+    if (this.#state === State.Normal && !this.#sawCr) {
+      if (!SPECIAL.test(text)) return this.#plainRun(text) + this.#overflow()
+      if (!SPECIAL_BUT_CRLF.test(text)) return this.#plainRun(text.replaceAll("\r\n", "\n")) + this.#overflow()
     }
     let out = ""
     for (let i = 0; i < text.length; i++) {
+      // Between special characters the text passes through a run at a time.
+      if (this.#state === State.Normal && !this.#sawCr) {
+        this.#nextSpecial.lastIndex = i
+        const next = this.#nextSpecial.exec(text)?.index ?? text.length
+        if (next > i) {
+          out += this.#plainRun(text.slice(i, next))
+          i = next
+          if (i === text.length) break
+        }
+      }
       const c = text.charCodeAt(i)
       switch (this.#state) {
         case State.Normal:
@@ -153,11 +165,24 @@ export class PlainTextDecoder {
 
   /** Ends the stream: flushes the decoder and the partial line. */
   end(): string {
+    this.#maybePartial = false
     const rest = this.pushText(this.#decoder.decode())
     const line = this.#line
     this.#line = ""
     this.#sawCr = false
     return rest + line
+  }
+
+  /** Appends text without special characters; returns the lines it completes. */
+  #plainRun(text: string): string {
+    const nl = text.lastIndexOf("\n")
+    if (nl === -1) {
+      this.#line += text
+      return ""
+    }
+    const out = this.#line + text.slice(0, nl + 1)
+    this.#line = text.slice(nl + 1)
+    return out
   }
 
   #overflow(): string {

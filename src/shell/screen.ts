@@ -1,18 +1,19 @@
 /**
- * The terminal screen of a PTY command, for people: the raw output (escape sequences and all) is
- * kept in a bounded window, replayed into an `@xterm/headless` terminal when a view is needed,
- * and the buffer is serialized back to ANSI (colours and styles, no cursor tricks). Replaying on
- * demand keeps memory bounded however much the command prints; only the last window (256 KiB)
- * shapes the screen.
+ * The terminal screen of a PTY command, for people: the raw output bytes (escape sequences and
+ * all) are kept in a bounded window — copied into a ring, no decoding — replayed into an
+ * `@xterm/headless` terminal when a view is needed, and the buffer is serialized back to ANSI
+ * (colours and styles, no cursor tricks). Replaying on demand keeps memory and the cost per byte
+ * bounded however much the command prints; only the last window (256 KiB) shapes the screen.
  *
  * @since 0.1.0
  */
 import { createRequire } from "node:module"
 import * as Effect from "effect/Effect"
 import type { IBufferCell, Terminal as XtermTerminal } from "@xterm/headless"
+import { ByteRing } from "./ring.js"
 
-/** Raw output kept for replay. @category constants */
-export const SCREEN_WINDOW_CHARS = 256 * 1024
+/** Raw output bytes kept for replay. @category constants */
+export const SCREEN_WINDOW_BYTES = 256 * 1024
 
 /** Terminal size and scrollback. @category models */
 export interface ScreenSize {
@@ -32,9 +33,9 @@ const loadTerminal = (): TerminalConstructor => {
 }
 
 interface Style {
-  fg: string
-  bg: string
-  flags: string
+  readonly fg: string
+  readonly bg: string
+  readonly flags: string
 }
 
 const colorCode = (cell: IBufferCell, layer: "fg" | "bg"): string => {
@@ -68,6 +69,8 @@ const sgr = (style: Style): string => {
   return codes.length === 0 ? "" : `\x1b[${codes.join(";")}m`
 }
 
+const DEFAULT_STYLE: Style = { fg: "", bg: "", flags: "" }
+
 const sameStyle = (a: Style, b: Style) => a.fg === b.fg && a.bg === b.bg && a.flags === b.flags
 
 /** Serializes the terminal buffer (scrollback and screen) to ANSI text; trailing blank lines dropped. */
@@ -85,12 +88,13 @@ const serialize = (terminal: XtermTerminal): string => {
     for (let x = 0; x < width; x++) {
       cell = line.getCell(x, cell)
       if (!cell || cell.getWidth() === 0) continue
-      const style = styleOf(cell)
       const chars = cell.getChars() || " "
-      if (chars === " " && style.bg === "" && !style.flags.includes("7")) {
+      // A blank without background or inverse shows nothing of its style.
+      if (chars === " " && cell.isBgDefault() && !cell.isInverse()) {
         pendingSpaces += " "
         continue
       }
+      const style = cell.isAttributeDefault() ? DEFAULT_STYLE : styleOf(cell)
       if (!sameStyle(style, current)) {
         out += (current.fg || current.bg || current.flags ? "\x1b[0m" : "") + pendingSpaces + sgr(style)
         pendingSpaces = ""
@@ -108,15 +112,14 @@ const serialize = (terminal: XtermTerminal): string => {
 }
 
 /**
- * A PTY command's screen. `push` is cheap (it appends to the window); `render` replays the window
- * into a fresh headless terminal and returns the ANSI text.
+ * A PTY command's screen. `push` is cheap (it keeps the chunk); `render` replays the window into a
+ * fresh headless terminal and returns the ANSI text.
  *
  * @category screen
  */
 export class Screen {
   readonly #size: ScreenSize
-  #window = ""
-  #dropped = false
+  #window: ByteRing | undefined
   #terminal: XtermTerminal | undefined
 
   constructor(size: ScreenSize = DEFAULT_SCREEN_SIZE) {
@@ -125,21 +128,35 @@ export class Screen {
 
   /** Whether output older than the window was dropped from the replay. */
   get truncated(): boolean {
-    return this.#dropped || this.#window.length > SCREEN_WINDOW_CHARS
+    return (this.#window?.total ?? 0) > SCREEN_WINDOW_BYTES
   }
 
-  /** Appends decoded terminal output. */
-  push(text: string): void {
-    this.#window += text
-    if (this.#window.length > SCREEN_WINDOW_CHARS * 2) {
-      this.#window = this.#window.slice(-SCREEN_WINDOW_CHARS)
-      this.#dropped = true
+  /** Appends raw terminal output (a string is taken as its UTF-8 bytes). */
+  push(output: Uint8Array | string): void {
+    const chunk = typeof output === "string" ? Buffer.from(output, "utf8") : output
+    if (chunk.length === 0) return
+    this.#window ??= new ByteRing(SCREEN_WINDOW_BYTES)
+    this.#window.push(chunk)
+  }
+
+  /**
+   * What to replay: the window from the start of its last `rows + scrollback` lines (older lines
+   * would scroll out of the buffer anyway), at a character boundary.
+   */
+  #replay(): string {
+    if (this.#window === undefined) return ""
+    const all = this.#window.bytes()
+    let start = all.length
+    for (let lines = 0; lines < this.#size.rows + this.#size.scrollback && start > 0; lines++) {
+      start = start >= 2 ? all.lastIndexOf(10, start - 2) + 1 : 0
     }
+    if (start > 0 || this.truncated) while (start < all.length && (all[start]! & 0xc0) === 0x80) start++
+    return all.toString("utf8", start)
   }
 
   /** Replays the window and serializes the screen to ANSI. */
   readonly render: Effect.Effect<string> = Effect.suspend(() => {
-    const data = this.#window.length > SCREEN_WINDOW_CHARS ? this.#window.slice(-SCREEN_WINDOW_CHARS) : this.#window
+    const data = this.#replay()
     return Effect.callback<string>((resume) => {
       this.#terminal?.dispose()
       const Terminal = loadTerminal()

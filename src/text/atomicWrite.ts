@@ -16,7 +16,7 @@
  *
  * @since 0.1.0
  */
-import { createHash, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
@@ -27,6 +27,7 @@ import * as Result from "effect/Result"
 import { errnoCode } from "../session/fsEffect.js"
 import { resolveRealPath } from "../session/realPath.js"
 import { FileChangedSinceRead } from "../tool/errors.js"
+import { byteLengthOf, hashContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
 
 /** A write failed at the OS level; `code` is the errno code (`EACCES`, `ENOSPC`, `EISDIR`, …). @category errors */
 export class AtomicWriteError extends Data.TaggedError("AtomicWriteError")<{
@@ -59,7 +60,7 @@ export interface AtomicWriteResult {
 }
 
 /** Hex sha256 of `bytes`. @category hashing */
-export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
+export { sha256Hex }
 
 const fail = (op: string, file: string) => (cause: unknown): AtomicWriteError => {
   const code = errnoCode(cause)
@@ -76,12 +77,13 @@ const statOrNone = (file: string): Effect.Effect<Option.Option<Stats>, AtomicWri
     Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Stats>()))
   )
 
-/** The sha256 of a file's current bytes, or `null` when it does not exist. @category hashing */
+/** The sha256 of a file's current bytes (read in chunks), or `null` when it does not exist. @category hashing */
 export const hashFile = (file: string): Effect.Effect<string | null, AtomicWriteError> =>
-  Effect.tryPromise({ try: () => fsp.readFile(file), catch: fail("read", file) }).pipe(
-    Effect.map((bytes): string | null => sha256Hex(bytes)),
-    Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null))
-  )
+  Effect.acquireUseRelease(
+    attempt("read", file, () => fsp.open(file, "r")),
+    (handle) => attempt("read", file, (): Promise<string | null> => hashContents(handle)),
+    (handle) => Effect.promise(() => handle.close())
+  ).pipe(Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null)))
 
 /** The path a write to `file` really lands on: symlinks (even dangling ones) followed. @category paths */
 export const resolveWriteTarget = (file: string): Effect.Effect<string, AtomicWriteError> =>
@@ -115,26 +117,26 @@ const syncDirectory = (dir: string): Effect.Effect<void> =>
     (handle) => Effect.promise(() => handle.close())
   ).pipe(Effect.ignore)
 
-const writeInPlace = Effect.fnUntraced(function*(target: string, bytes: Uint8Array, expectedHash: string | null | undefined) {
+const writeInPlace = Effect.fnUntraced(function*(target: string, bytes: WriteBytes, expectedHash: string | null | undefined) {
   yield* verify(target, expectedHash)
   yield* Effect.acquireUseRelease(
     attempt("open", target, () => fsp.open(target, "r+")),
     (handle) =>
       Effect.gen(function*() {
-        yield* attempt("write", target, () => handle.writeFile(bytes))
-        yield* attempt("truncate", target, () => handle.truncate(bytes.length))
+        yield* attempt("write", target, () => writeChunks(handle, bytes))
+        yield* attempt("truncate", target, () => handle.truncate(byteLengthOf(bytes)))
         yield* attempt("fsync", target, () => handle.sync())
       }),
     (handle) => Effect.promise(() => handle.close())
   )
 })
 
-const writeTemp = Effect.fnUntraced(function*(temp: string, bytes: Uint8Array, existing: Option.Option<Stats>, mode: number) {
+const writeTemp = Effect.fnUntraced(function*(temp: string, bytes: WriteBytes, existing: Option.Option<Stats>, mode: number) {
   yield* Effect.acquireUseRelease(
     attempt("open", temp, () => fsp.open(temp, "wx", Option.isSome(existing) ? 0o600 : mode)),
     (handle) =>
       Effect.gen(function*() {
-        yield* attempt("write", temp, () => handle.writeFile(bytes))
+        yield* attempt("write", temp, () => writeChunks(handle, bytes))
         yield* attempt("fsync", temp, () => handle.sync())
         if (Option.isSome(existing)) {
           const { mode: m, uid, gid } = existing.value
@@ -150,23 +152,24 @@ const writeTemp = Effect.fnUntraced(function*(temp: string, bytes: Uint8Array, e
 const statAfter = (target: string) => attempt("stat", target, () => fsp.stat(target))
 
 /**
- * Writes `bytes` to `file` atomically, after checking that the file still holds the bytes the
- * change was computed from. Fails with {@link FileChangedSinceRead} (nothing written) when it
+ * Writes `bytes` (one buffer, or chunks written in order) to `file` atomically, after checking
+ * that the file still holds the bytes the change was computed from. Fails with {@link FileChangedSinceRead} (nothing written) when it
  * does not, and with {@link AtomicWriteError} (nothing written) when the OS refuses. The temp file
  * never outlives the call, whatever ends it (failure, interruption).
  * @category writing
  */
 export const atomicWrite: (
   file: string,
-  bytes: Uint8Array,
+  bytes: WriteBytes,
   options?: AtomicWriteOptions
 ) => Effect.Effect<AtomicWriteResult, AtomicWriteError | FileChangedSinceRead> = Effect.fn("atomicWrite")(
-  function*(file: string, bytes: Uint8Array, options: AtomicWriteOptions = {}) {
+  function*(file: string, bytes: WriteBytes, options: AtomicWriteOptions = {}) {
     const target = yield* resolveWriteTarget(file)
     const existing = yield* statOrNone(target)
+    const length = byteLengthOf(bytes)
     const inPlace = Effect.gen(function*() {
       yield* writeInPlace(target, bytes, options.expectedHash)
-      return { path: target, bytes: bytes.length, method: "in-place", stats: yield* statAfter(target) } as const
+      return { path: target, bytes: length, method: "in-place", stats: yield* statAfter(target) } as const
     })
     if (Option.isSome(existing)) {
       const stats = existing.value
@@ -196,6 +199,6 @@ export const atomicWrite: (
       return yield* written
     }
     yield* syncDirectory(path.dirname(target))
-    return { path: target, bytes: bytes.length, method: "atomic", stats: yield* statAfter(target) } as const
+    return { path: target, bytes: length, method: "atomic", stats: yield* statAfter(target) } as const
   }
 )

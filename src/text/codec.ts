@@ -14,6 +14,7 @@
  *
  * @since 0.1.0
  */
+import { isUtf8 } from "node:buffer"
 import iconv from "iconv-lite"
 
 /** How a file's bytes become text. `encoding` is an iconv-lite name (`utf-8`, `utf-16le`, `gbk`, …). @category models */
@@ -273,6 +274,8 @@ export const detectLegacyEncoding = (bytes: Uint8Array): string => {
 
 /** `crlf` when every `\n` follows a `\r` (and there is one), `mixed` when some do, else `lf`. @category detection */
 export const detectLineEnding = (text: string): LineEnding => {
+  // Without a carriage return no line break can be CRLF (one native scan instead of one per line).
+  if (!text.includes("\r")) return "lf"
   let lf = 0
   let crlf = 0
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
@@ -307,12 +310,14 @@ export const detectEncoding = (
   const bom = detectBom(bytes)
   if (bom !== undefined) {
     const body = bytes.subarray(bom.length)
-    if (bom.encoding === "utf-8") return { encoding: "utf-8", bom: true, escapedBytes: utf8Validity(body).invalid > 0 }
+    if (bom.encoding === "utf-8") return { encoding: "utf-8", bom: true, escapedBytes: !isUtf8(body) }
     // A UTF-16/32 body that does not round-trip (odd length, invalid code points) is not trusted.
     if (roundTrips(body, bom.encoding)) return { encoding: bom.encoding, bom: true, escapedBytes: false }
   }
   const utf16 = detectUtf16WithoutBom(bytes)
   if (utf16 !== undefined && roundTrips(bytes, utf16)) return { encoding: utf16, bom: false, escapedBytes: false }
+  // The native check answers the common case; the counts are only needed for bytes that are not UTF-8.
+  if (isUtf8(bytes)) return { encoding: "utf-8", bom: false, escapedBytes: false }
   const { invalid, multibyte } = utf8Validity(bytes)
   if (invalid === 0) return { encoding: "utf-8", bom: false, escapedBytes: false }
   const legacy = options.legacyEncoding

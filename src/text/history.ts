@@ -16,7 +16,7 @@ import * as path from "node:path"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { errnoCode } from "../session/fsEffect.js"
-import { sha256Hex } from "./atomicWrite.js"
+import { sha256Hex } from "./fileIo.js"
 
 /** Entries kept per session by default. @category constants */
 export const DEFAULT_HISTORY_MAX_ENTRIES = 200
@@ -67,8 +67,16 @@ export class HistoryError extends Data.TaggedError("HistoryError")<{
 /** The operations of one session's file history. @category models */
 export interface FileHistory {
   readonly dir: string
-  /** Records the before-image of `file` (`null`: it did not exist) and prunes to the bounds. */
-  readonly record: (file: string, before: Uint8Array | null, tool: string) => Effect.Effect<HistoryEntry, HistoryError>
+  /**
+   * Records the before-image of `file` (`null`: it did not exist) and prunes to the bounds.
+   * `sha256`: the before-image's hash when the caller already has it (computed otherwise).
+   */
+  readonly record: (
+    file: string,
+    before: Uint8Array | null,
+    tool: string,
+    sha256?: string
+  ) => Effect.Effect<HistoryEntry, HistoryError>
   /** Every entry, oldest first. */
   readonly entries: Effect.Effect<ReadonlyArray<HistoryEntry>, HistoryError>
   /** The bytes of an entry (`null`: the file did not exist, or the bytes were not kept). */
@@ -141,7 +149,7 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
     }
   })
 
-  const record = (file: string, before: Uint8Array | null, tool: string) =>
+  const record = (file: string, before: Uint8Array | null, tool: string, sha256?: string) =>
     Effect.gen(function*() {
       yield* call("mkdir", dir, () => fsp.mkdir(dir, { recursive: true, mode: 0o700 }))
       const at = Date.now()
@@ -154,7 +162,7 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
         at,
         existed: before !== null,
         bytes: before?.length ?? 0,
-        ...(before !== null ? { sha256: sha256Hex(before) } : {}),
+        ...(before !== null ? { sha256: sha256 ?? sha256Hex(before) } : {}),
         ...(tooLarge ? { skipped: "too_large" as const } : {})
       }
       if (before !== null && !tooLarge) {

@@ -78,7 +78,29 @@ export type { AtomicWriteOptions, AtomicWriteResult } from "./atomicWrite.js"
 export { HistoryError, makeFileHistory, sessionHistoryDir } from "./history.js"
 /** A history entry, the history service and its options. */
 export type { FileHistory, FileHistoryOptions, HistoryEntry } from "./history.js"
-/** Unified diffs, the model/user diff stat, and the old lines a change touches. */
-export { changedOldLines, createPatchSmart, getDiffStat, hasHunks } from "./diff.js"
+/** Unified diffs, the model/user diff stat, and the old lines a change touches (whole texts, or a window around a known change). */
+export {
+  changedOldLines,
+  changedOldLinesOf,
+  createChangePatch,
+  createPatchSmart,
+  getChangeDiffStat,
+  getDiffStat,
+  hasHunks
+} from "./diff.js"
+/** One local change of a text, and the line windows around it that diffs and snippets use. */
+export { applyChange, ChangeView, countBreaks } from "./change.js"
+/** A change (`text[start, end)` replaced) and a window of whole lines around it. */
+export type { ChangeWindow, TextChange } from "./change.js"
+/** The snippet of an existing file's change, computed on a window around it. */
+export { extractChangeSnippet } from "./snippet.js"
+/** A changed file's bytes: its own bytes around the change plus the encoded replacement. */
+export { encodeChange } from "./encodeChange.js"
+/** Chunked whole-file reads hashed as they arrive, streamed hashes, and chunked writes. */
+export { byteLengthOf, hashContents, IO_CHUNK_BYTES, readHashed, writeChunks } from "./fileIo.js"
+/** Bytes to write: one buffer, or chunks in order. */
+export type { WriteBytes } from "./fileIo.js"
+/** Whether UTF-8 bytes certainly hold no look-alike character (the ladder then skips folding the file). */
+export { utf8HasNoLookalikes } from "./unicode.js"
 /** The diff stat and a changed line range. */
 export type { ChangedLines, DiffStat } from "./diff.js"

@@ -14,7 +14,8 @@ export type LinePass = "identity" | "trim_end" | "fold_trim_end"
 /** The three passes in the order the reference tries them. */
 export const LINE_PASSES: ReadonlyArray<LinePass> = ["identity", "trim_end", "fold_trim_end"]
 
-const needleKey = (pass: LinePass, line: string): string =>
+/** A needle line's key under `pass`. */
+export const needleKey = (pass: LinePass, line: string): string =>
   pass === "identity" ? line : pass === "trim_end" ? line.trimEnd() : normalizeUnicode(line).trimEnd()
 
 /**

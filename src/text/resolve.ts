@@ -14,6 +14,7 @@
  *
  * @since 0.1.0
  */
+import { applyChange, countBreaks, type TextChange } from "./change.js"
 import { indentationShift } from "./indent.js"
 import { findNearMiss, type NearMiss } from "./nearMiss.js"
 import { type Span, spliceSpans, widenDeletion } from "./replace.js"
@@ -26,6 +27,12 @@ export interface ResolveEditOptions {
   readonly replaceAll?: boolean | undefined
   /** The number of places the caller expects; a different count is a mismatch. */
   readonly expectedOccurrences?: number | undefined
+  /**
+   * The caller knows the content holds none of the look-alike characters (e.g. from a scan of its
+   * bytes, see `utf8HasNoLookalikes`): folding the whole content is then skipped. A wrong `true`
+   * makes look-alikes in the file invisible to the ladder.
+   */
+  readonly noLookalikes?: boolean | undefined
 }
 
 /** A resolved edit: where it lands, what is really replaced, and the content after it. */
@@ -43,6 +50,9 @@ export interface EditMatch {
   /** Offsets of the first place in the original content. */
   readonly startOffset: number
   readonly endOffset: number
+  /** The whole edit as one change: from the first place's start to the last place's end. */
+  readonly change: TextChange
+  /** The content after the edit (built from slices of the original; see `applyChange`). */
   readonly newContent: string
 }
 
@@ -74,12 +84,6 @@ const REFERENCE_FUZZY: ReadonlySet<Rung> = new Set<Rung>([
   "trim_end_lines",
   "normalized_trim_end_lines"
 ])
-
-const countBreaks = (text: string, from: number, to: number): number => {
-  let count = 0
-  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) count++
-  return count
-}
 
 const allIdentical = (content: string, spans: ReadonlyArray<Span>): boolean => {
   const [first] = spans
@@ -132,7 +136,7 @@ export const resolveEdit = (
   options: ResolveEditOptions = {}
 ): EditResolution => {
   if (oldString === "") return { _tag: "NoMatch" }
-  const h = new Haystack(content)
+  const h = new Haystack(content, options.noLookalikes === true)
   const found = referenceRungs(h, oldString, newString) ?? indentationShift(h, oldString, newString) ??
     unescaped(h, oldString, newString)
   if (found === undefined) {
@@ -143,6 +147,14 @@ export const resolveEdit = (
   if (refused !== undefined) return refused
   const spans = found.newString === "" ? widenDeletions(content, found.spans) : found.spans
   const [start, end] = spans[0]!
+  const last = spans[spans.length - 1]![1]
+  const change: TextChange = {
+    start,
+    end: last,
+    replacement: spans.length === 1
+      ? found.newString
+      : spliceSpans(content.slice(start, last), spans.map(([a, b]) => [a - start, b - start] as const), found.newString)
+  }
   const startLine = countBreaks(content, 0, start) + 1
   return {
     _tag: "Match",
@@ -154,6 +166,7 @@ export const resolveEdit = (
     endLine: startLine + countBreaks(content, start, end - 1),
     startOffset: start,
     endOffset: end,
-    newContent: spliceSpans(content, spans, found.newString)
+    change,
+    newContent: applyChange(content, change)
   }
 }

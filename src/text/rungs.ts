@@ -9,8 +9,9 @@
  *
  * @since 0.1.0
  */
+import { findWindowsByAnchor } from "./anchor.js"
 import { type InternedPattern, internPattern, LineTable, lineIds, restKey, splitNeedle } from "./lines.js"
-import { type LinePass, lineSpan, scanLines } from "./passes.js"
+import { type LinePass, lineSpan, needleKey, scanLines } from "./passes.js"
 import { literalSpans, type Span } from "./replace.js"
 import { removeTrailingNewline } from "./slice.js"
 import { hasUnicodeEquivalents, normalizeUnicode } from "./unicode.js"
@@ -38,7 +39,10 @@ export class Haystack {
   private lineTable: LineTable | undefined
   private rest: { readonly needle: string; readonly pattern: InternedPattern; readonly ids: Int32Array } | undefined
 
-  constructor(readonly content: string) {}
+  /** `noLookalikes`: the caller knows the content holds no look-alike character (folding is then the identity). */
+  constructor(readonly content: string, noLookalikes = false) {
+    if (noLookalikes) this.foldedText = content
+  }
 
   /** The content with look-alikes folded (same length; the same string when there are none). */
   folded(): string {
@@ -80,6 +84,21 @@ const unicode = (h: Haystack, needle: string, newString: string): Candidates | u
   return spans.length > 0 ? { rung: "unicode_normalized", spans, newString } : undefined
 }
 
+/** Every window of whole lines equal to the needle's lines under `pass`, scanning all lines only when anchoring does not pay. */
+const lineWindows = (h: Haystack, lines: ReadonlyArray<string>, endsWithBreak: boolean, pass: LinePass): ReadonlyArray<Span> => {
+  const byAnchor = findWindowsByAnchor({
+    text: pass === "fold_trim_end" ? h.folded() : h.content,
+    keys: lines.map((line) => needleKey(pass, line)),
+    trimEnd: pass !== "identity",
+    withBreak: endsWithBreak
+  })
+  if (byAnchor !== undefined) return byAnchor
+  const table = h.table()
+  const n = lines.length
+  const accept = endsWithBreak ? (start: number) => table.hasBreakAfter(start + n - 1) : undefined
+  return scanLines(table, lines, pass, accept).map((start) => lineSpan(table, start, n, endsWithBreak))
+}
+
 const lines = (
   h: Haystack,
   needle: string,
@@ -87,28 +106,31 @@ const lines = (
   pass: LinePass,
   rung: Rung
 ): Candidates | undefined => {
-  const table = h.table()
   const { endsWithBreak, lines } = splitNeedle(needle)
-  const n = lines.length
-  const accept = endsWithBreak ? (start: number) => table.hasBreakAfter(start + n - 1) : undefined
-  const starts = scanLines(table, lines, pass, accept)
-  if (starts.length === 0) return undefined
-  return { rung, spans: starts.map((start) => lineSpan(table, start, n, endsWithBreak)), newString }
+  const spans = lineWindows(h, lines, endsWithBreak, pass)
+  return spans.length === 0 ? undefined : { rung, spans, newString }
 }
 
 /** The one window a needle ending in a break can still take: the file's last lines, with no break after them. */
 const droppedTrailingEmptyLine = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
   const { endsWithBreak, lines } = splitNeedle(needle)
-  const table = h.table()
-  const start = table.count - lines.length
-  if (!endsWithBreak || start < 0) return undefined
+  if (!endsWithBreak || lines.length === 0) return undefined
+  // The file's last lines, found from its end (the last line is the text after the final break).
+  const text = h.content
+  const starts: Array<number> = [text.lastIndexOf("\n") + 1]
+  while (starts.length < lines.length) {
+    const next = starts[0]!
+    if (next === 0) return undefined
+    starts.unshift(next <= 1 ? 0 : text.lastIndexOf("\n", next - 2) + 1)
+  }
   for (let j = 0; j < lines.length; j++) {
-    const fileLine = normalizeUnicode(table.line(start + j)).trimEnd()
+    const end = j + 1 < starts.length ? starts[j + 1]! - 1 : text.length
+    const fileLine = normalizeUnicode(text.slice(starts[j], end)).trimEnd()
     if (fileLine !== normalizeUnicode(lines[j]!).trimEnd()) return undefined
   }
   return {
     rung: "dropped_trailing_empty_line",
-    spans: [lineSpan(table, start, lines.length, false)],
+    spans: [[starts[0]!, text.length]],
     newString: removeTrailingNewline(newString)
   }
 }

@@ -73,3 +73,16 @@ export const isJsWhitespace = (c: number): boolean =>
 
 /** True for the two characters that make up indentation: space and tab. */
 export const isIndentChar = (c: number): boolean => c === 0x20 || c === 0x09
+
+const NBSP_UTF8 = Uint8Array.of(0xc2, 0xa0)
+const IDEOGRAPHIC_SPACE_UTF8 = Uint8Array.of(0xe3, 0x80, 0x80)
+
+/**
+ * True when UTF-8 bytes certainly encode none of the look-alike characters: no U+00A0 (`C2 A0`),
+ * no U+3000 (`E3 80 80`) and no `E2` lead byte (every other look-alike is U+2002–U+2212). Three
+ * native byte searches, instead of a scan of the decoded text; `false` only means "maybe".
+ */
+export const utf8HasNoLookalikes = (bytes: Uint8Array): boolean => {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+  return b.indexOf(0xe2) === -1 && b.indexOf(NBSP_UTF8) === -1 && b.indexOf(IDEOGRAPHIC_SPACE_UTF8) === -1
+}

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -5,7 +6,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import { afterAll } from "vitest"
 import { grepSearch } from "../../src/search/grep/search.js"
-import { insideGitWorkTree, selectGrepBackend } from "../../src/search/grep/select.js"
+import { insideGitWorkTree, makeGrepBackendSelector, selectGrepBackend } from "../../src/search/grep/select.js"
+import { rgIgnoreHandling } from "../../src/search/grep/ripgrep.js"
 import type { GrepBackendName, GrepRequest } from "../../src/search/grep/types.js"
 import { runProcess } from "../../src/search/process.js"
 import { makeSearchFixture, removeTree } from "./fixture.js"
@@ -39,11 +41,45 @@ const everyBackend = (request: GrepRequest) =>
       Effect.map(backend.search(request), (r) => ({ force, paths: r.matches.map((m) => `${m.path}:${m.line}`), total: r.totalMatches }))))
 
 describe("grep backends at the edges", () => {
-  it.effect("skip files over 20 MiB", () =>
+  it.effect("skip files over 20 MiB, and search one of exactly 20 MiB", () =>
     Effect.gen(function*() {
-      const root = tmp({ "big.txt": "needle big\n" + `${"b".repeat(1023)}\n`.repeat(20 * 1024 + 1), "small.txt": "needle small\n" })
+      // 20 MiB = 20,480 lines of 1,024 bytes; every 1,024th line holds a match
+      const file = (extra: string) => {
+        const lines = Array.from({ length: 20 * 1024 }, (_, i) => (i % 1024 === 0 ? "needle" : "b").padEnd(1023, ".") + "\n")
+        return lines.join("") + extra
+      }
+      // far-over-cap.txt also has matches past the cap (ripgrep prints them; they are skipped unread)
+      const root = tmp({
+        "at-cap.txt": file(""),
+        "over-cap.txt": file("\n"),
+        "far-over-cap.txt": file("needle past\n".repeat(50)),
+        "small.txt": "needle small\n"
+      })
+      assert.strictEqual(fs.statSync(path.join(root, "at-cap.txt")).size, 20 * 1024 * 1024)
+      assert.strictEqual(fs.statSync(path.join(root, "over-cap.txt")).size, 20 * 1024 * 1024 + 1)
       for (const r of yield* everyBackend({ pattern: "needle", root, ignore: IGNORE })) {
-        assert.deepStrictEqual(r.paths, ["small.txt:1"], r.force)
+        assert.deepStrictEqual(r.paths, [...Array.from({ length: 20 }, (_, i) => `at-cap.txt:${i * 1024 + 1}`), "small.txt:1"], r.force)
+        assert.strictEqual(r.total, 21, r.force)
+      }
+      // a file root over the cap shows nothing either
+      for (const r of yield* everyBackend({ pattern: "needle", root: path.join(root, "over-cap.txt"), ignore: IGNORE })) {
+        assert.deepStrictEqual(r.paths, [], r.force)
+      }
+    }), 60_000)
+
+  it.effect("ignore files ripgrep reads beyond the canonical rules neither hide nor add files", () =>
+    Effect.gen(function*() {
+      // inside a work tree: .gitignore hides *.log; a .rgignore re-including one must not show it, one hiding nothing changes nothing
+      const root = tmp({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".gitignore": "*.log\n",
+        "sub/.rgignore": "!keep.log\nnothing-here\n",
+        "sub/keep.log": "needle\n",
+        "sub/a.txt": "needle\n",
+        "top.txt": "needle\n"
+      })
+      for (const r of yield* everyBackend({ pattern: "needle", root, ignore: IGNORE })) {
+        assert.deepStrictEqual(r.paths, ["sub/a.txt:1", "top.txt:1"], r.force)
       }
     }), 60_000)
 
@@ -58,6 +94,40 @@ describe("grep backends at the edges", () => {
         assert.deepStrictEqual(r.paths, ["sub/deep.txt:1", "top.txt:1"], r.force)
       }
     }), 60_000)
+
+  it.effect("find a .rgignore with a walk when ripgrep's --debug log outgrows its budget (many ignored files)", () =>
+    Effect.gen(function*() {
+      const files: Record<string, string> = { ".git/HEAD": "ref: refs/heads/main\n", ".gitignore": "*.o\n", "top.txt": "needle\n" }
+      for (let i = 0; i < 600; i++) files[`obj/d${i % 30}/f${i}.o`] = "needle\n"
+      files["obj/d7/.rgignore"] = "hidden.txt\n"
+      files["obj/d7/hidden.txt"] = "needle\n"
+      const root = tmp(files)
+      // the premise: ripgrep logs one line per ignored file, far past the 8 KiB budget
+      const log = yield* Effect.sync(() =>
+        spawnSync("rg", ["--debug", "--hidden", "-e", "needle", "."], { cwd: root, encoding: "utf8", maxBuffer: 1 << 26 }).stderr
+      )
+      assert.isAbove(log.length, 10 * 8 * 1024)
+      for (const r of yield* everyBackend({ pattern: "needle", root, ignore: IGNORE })) {
+        assert.deepStrictEqual(r.paths, ["obj/d7/hidden.txt:1", "top.txt:1"], r.force)
+      }
+      // one backend remembers the long log: its next search there starts with the walk
+      const rg = yield* selectGrepBackend(root, { force: "ripgrep" })
+      for (let i = 0; i < 2; i++) {
+        const r = yield* rg.search({ pattern: "needle", root, ignore: IGNORE })
+        assert.deepStrictEqual(r.matches.map((m) => `${m.path}:${m.line}`), ["obj/d7/hidden.txt:1", "top.txt:1"], `search ${i}`)
+      }
+      fs.rmSync(path.join(root, "obj/d7/.rgignore"))
+      for (const r of yield* everyBackend({ pattern: "needle", root, ignore: IGNORE })) {
+        assert.deepStrictEqual(r.paths, ["obj/d7/hidden.txt:1", "top.txt:1"], r.force)
+      }
+    }), 60_000)
+
+  it("reads ripgrep's version: 14 and later skip .rgignore with --no-ignore-dot, 13 and unknown versions are checked", () => {
+    assert.strictEqual(rgIgnoreHandling("ripgrep 13.0.0"), "detect")
+    assert.strictEqual(rgIgnoreHandling("ripgrep 14.1.0 (rev e50df40a19)"), "obeys-flags")
+    assert.strictEqual(rgIgnoreHandling("ripgrep 15.0.0"), "obeys-flags")
+    assert.strictEqual(rgIgnoreHandling("rg something else"), "detect")
+  })
 
   it.effect("keep the first `limit` matches in path order but count them all", () =>
     Effect.gen(function*() {
@@ -123,6 +193,30 @@ describe("grepSearch", () => {
       assert.strictEqual(yield* chosen([], fixture), "js")
       const forced = yield* Effect.flip(Effect.scoped(Effect.flatMap(pathOnly([]), () => selectGrepBackend(fixture, { force: "ripgrep" }))))
       assert.strictEqual(forced.message, "ripgrep (rg) is not available on PATH")
+    }))
+
+  it.effect("a tool's selector remembers a found program and probes a missing one again", () =>
+    Effect.gen(function*() {
+      const empty = tmp({})
+      const hidePath = Effect.acquireRelease(
+        Effect.sync(() => {
+          const saved = process.env.PATH
+          process.env.PATH = empty
+          return saved
+        }),
+        (saved) => Effect.sync(() => void (process.env.PATH = saved))
+      )
+      const root = tmp({ "a.txt": "needle\n" })
+      const found = yield* makeGrepBackendSelector()
+      assert.strictEqual((yield* found(root)).name, "ripgrep")
+      // rg vanished after it was found: the search says so (spawn ENOENT), with the not-installed message
+      const vanished = yield* Effect.scoped(Effect.flatMap(hidePath, () =>
+        Effect.flatMap(found(root, { force: "ripgrep" }), (backend) =>
+          Effect.flip(backend.search({ pattern: "needle", root, ignore: IGNORE })))))
+      assert.strictEqual(vanished.message, "ripgrep (rg) is not available on PATH")
+      const missing = yield* makeGrepBackendSelector()
+      assert.strictEqual((yield* Effect.scoped(Effect.flatMap(hidePath, () => missing(root)))).name, "js")
+      assert.strictEqual((yield* missing(root)).name, "ripgrep")
     }))
 
   it.effect("detects git work trees", () =>

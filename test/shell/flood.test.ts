@@ -2,13 +2,13 @@ import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import { Effect } from "effect"
 import type { CallSuccess } from "../../src/tool/outcome.js"
-import { call, codeOf, textOf, withSession } from "./helpers.js"
+import { call, codeOf, ptyLoads, textOf, withSession } from "./helpers.js"
 
 const GIB = 1024 * 1024 * 1024
 
 describe("a 1 GiB output flood", () => {
-  // Pipes, not the PTY: a Linux PTY moves a flood at a few MB/s (1.5 GiB took 6 minutes here),
-  // while pipes do 1 GiB in seconds. The capture path (and its memory bound) is the same.
+  // Pipes, not the PTY: the kernel's PTY moves a flood at ~30 MB/s here (a bare node-pty read
+  // included), while pipes do 1 GiB in seconds. The capture path (and its memory bound) is the same.
   it.live("completes with bounded memory and persists the full output", () =>
     withSession({ settings: { pty: "off" } }, () =>
       Effect.gen(function*() {
@@ -48,4 +48,29 @@ describe("a 1 GiB output flood", () => {
           fs.rmSync(file!, { force: true })
         }
       })), 300_000)
+
+  // The PTY path: every line arrives as `\r\n`, proven plain by the SIMD scan and written without
+  // its `\r`, in gathered writes; the spill file must hold the plain text byte for byte.
+  it.live("a PTY flood persists every line, \\r\\n as \\n, under the PTY", () =>
+    withSession({}, () =>
+      Effect.gen(function*() {
+        const bytes = 4 * 1024 * 1024
+        const r = yield* call("run_shell_command", { command: `yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c ${bytes}`, timeout: 120_000 })
+        assert.strictEqual(codeOf(r), "Success", textOf(r).slice(0, 500))
+        const data = (r as CallSuccess).data as { backend: string; outputBytes: number; outputFile?: string }
+        assert.strictEqual(data.backend, ptyLoads() ? "pty" : "child_process")
+        const file = data.outputFile!
+        try {
+          const saved = fs.readFileSync(file)
+          assert.strictEqual(saved.length, bytes)
+          const lines = bytes / 37
+          assert.strictEqual(saved.toString("latin1"), "0123456789abcdefghijklmnopqrstuvwxyz\n".repeat(Math.ceil(lines)).slice(0, bytes))
+          // the terminal turned each \n into \r\n: the raw count has one more byte a line
+          assert.strictEqual(data.outputBytes, data.backend === "pty" ? bytes + Math.floor(lines) : bytes)
+          assert.match(textOf(r), /0123456789abcdefghijklmnopqrstuvwxyz\n/)
+          assert.notInclude(textOf(r), "\r")
+        } finally {
+          fs.rmSync(file, { force: true })
+        }
+      })), 120_000)
 })

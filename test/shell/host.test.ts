@@ -1,10 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { ProcessHost } from "../../src/shell/host.js"
 import type { LiveOutput } from "../../src/tool/tool.js"
-import { hostLayer, makeDir, ptyLoads, readPids, survivors, TREE_PIDS, TREE_SCRIPT } from "./helpers.js"
+import { DEFAULT_SHELL_SETTINGS, settingsInEffect } from "../../src/shell/config.js"
+import { Session } from "../../src/session/session.js"
+import { hostLayer, makeDir, ptyLoads, readPids, settings, survivors, TREE_PIDS, TREE_SCRIPT } from "./helpers.js"
 
 const run = (command: string, extra: { timeoutMs?: number; onOutput?: (c: LiveOutput) => Effect.Effect<void>; cwd?: string } = {}) =>
   Effect.gen(function*() {
@@ -132,4 +134,34 @@ describe("process-tree kill on interruption: zero survivors", () => {
         assert.deepStrictEqual(survivors(pids), [])
       }).pipe(Effect.provide(hostLayer({ pty }))), 20_000)
   }
+})
+
+describe("TOOLWRIGHT_SHELL_PTY", () => {
+  it("turns the PTY off for sessions on the defaults, and leaves provided settings alone", () => {
+    for (const value of ["0", "off", "false"]) {
+      assert.strictEqual(settingsInEffect(DEFAULT_SHELL_SETTINGS, { TOOLWRIGHT_SHELL_PTY: value }).pty, "off")
+    }
+    assert.strictEqual(settingsInEffect(DEFAULT_SHELL_SETTINGS, { TOOLWRIGHT_SHELL_PTY: "1" }), DEFAULT_SHELL_SETTINGS)
+    assert.strictEqual(settingsInEffect(DEFAULT_SHELL_SETTINGS, {}), DEFAULT_SHELL_SETTINGS)
+    const provided = settings({ pty: "auto" })
+    assert.strictEqual(settingsInEffect(provided, { TOOLWRIGHT_SHELL_PTY: "0" }), provided)
+  })
+
+  // Effect computes a Reference's default once per process: the variable must be read per host.
+  it.live("is read each time a host is built, not once per process", () =>
+    Effect.gen(function*() {
+      const backendNow = Effect.flatMap(ProcessHost, (host) => host.backend).pipe(
+        Effect.provide(ProcessHost.layer.pipe(Layer.provideMerge(Session.layer)))
+      )
+      const before = process.env["TOOLWRIGHT_SHELL_PTY"]
+      try {
+        process.env["TOOLWRIGHT_SHELL_PTY"] = "0"
+        assert.deepStrictEqual(yield* backendNow, { backend: "child_process", reason: "the PTY is turned off (pty: \"off\")" })
+        process.env["TOOLWRIGHT_SHELL_PTY"] = "1"
+        assert.strictEqual((yield* backendNow).backend, ptyLoads() ? "pty" : "child_process")
+      } finally {
+        if (before === undefined) delete process.env["TOOLWRIGHT_SHELL_PTY"]
+        else process.env["TOOLWRIGHT_SHELL_PTY"] = before
+      }
+    }))
 })

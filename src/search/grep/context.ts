@@ -10,7 +10,8 @@
  *
  * @since 0.1.0
  */
-import * as fs from "node:fs/promises"
+import * as fs from "node:fs"
+import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/errors.js"
@@ -48,13 +49,13 @@ export const makeSearchContext = Effect.fn("grep.context")(function*(request: Gr
   const compiled = compileGrepPattern(request.pattern)
   if (!compiled.ok) return yield* new GrepExecutionError({ message: compiled.message })
   const root = path.resolve(request.root)
-  const stat = yield* Effect.tryPromise({
-    try: () => fs.stat(root),
+  const stat = yield* Effect.try({
+    try: () => fs.statSync(root),
     catch: (e) => new GrepExecutionError({ message: `Path does not exist: ${request.root} (${String(e)})` })
   })
   const isFile = !stat.isDirectory()
   const dir = isFile ? path.dirname(root) : root
-  const tree = yield* Effect.promise(() => makeIgnoreTree(dir, request.ignore))
+  const tree = yield* Effect.sync(() => makeIgnoreTree(dir, request.ignore))
   const context: SearchContext = {
     request: { ...request, root },
     compiled: compiled.value,
@@ -80,21 +81,20 @@ const globAllowsFile = (glob: PathGlob | undefined, rel: string): boolean => {
 }
 
 /** True when the ignore rules and the glob let the file at `rel` appear. @category filtering */
-export const fileVisible = async (context: SearchContext, rel: string): Promise<boolean> => {
+export const fileVisible = (context: SearchContext, rel: string): boolean => {
   if (!globAllowsFile(context.glob, rel)) return false
   if (context.fileName !== undefined) {
     if (context.tree.rootHidden) return false
-    const state = await context.tree.stateOf(context.dir)
-    return context.tree.classify(state, context.fileName, false) !== "toolwright"
+    return context.tree.classify(context.tree.stateOf(context.dir), context.fileName, false) !== "toolwright"
   }
-  return (await context.tree.reasonFor(rel, false)) === undefined
+  return context.tree.reasonFor(rel, false) === undefined
 }
 
 /** True when the path is a regular file of searchable size without a NUL byte. @category filtering */
 export const isSearchableTextFile = async (abs: string): Promise<boolean> => {
-  const stat = await fs.lstat(abs).catch(() => undefined)
+  const stat = await fsp.lstat(abs).catch(() => undefined)
   if (stat === undefined || !stat.isFile() || stat.size > MAX_SEARCH_FILE_BYTES) return false
-  const bytes = await fs.readFile(abs).catch(() => undefined)
+  const bytes = await fsp.readFile(abs).catch(() => undefined)
   return bytes !== undefined && !bytes.includes(0)
 }
 
@@ -102,34 +102,50 @@ export const isSearchableTextFile = async (abs: string): Promise<boolean> => {
 export const compareMatches = (a: GrepMatch, b: GrepMatch): number =>
   a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line
 
-/** The matches of one file, or none when the file may not appear. */
-const checkedMatches = async (
-  context: SearchContext,
-  rel: string,
-  found: { readonly count: number; readonly lines: ReadonlyArray<readonly [number, string]> },
-  inspect: boolean
-): Promise<{ readonly count: number; readonly matches: ReadonlyArray<GrepMatch> }> => {
-  const abs = context.fileName !== undefined ? context.request.root : path.join(context.dir, rel)
-  if (!(await fileVisible(context, rel))) return { count: 0, matches: [] }
-  if (inspect && !(await isSearchableTextFile(abs))) return { count: 0, matches: [] }
-  return { count: found.count, matches: found.lines.map(([line, text]) => ({ path: rel, absolutePath: abs, line, text })) }
-}
+const byLine = (a: readonly [number, string], b: readonly [number, string]): number => a[0] - b[0]
 
-/** Turns raw matches into a result: visibility checks (and file checks when `inspect`), order, caps. @category constructors */
+/**
+ * Turns raw matches into a result: visibility checks (and file checks when `inspect`), order, caps.
+ * Files are ordered by path (code unit order) and lines by number, so only the first `keep` lines
+ * become {@link GrepMatch} values; the total counts every line of every visible file.
+ * @category constructors
+ */
 export const finalizeMatches = Effect.fn("grep.finalize")(function*(
   context: SearchContext,
   raw: RawMatches,
-  options: { readonly inspect: boolean; readonly engine: GrepBackendName; readonly fallbackReason?: string }
+  options: {
+    readonly inspect: boolean
+    /** The backend already applied {@link fileVisible} to every file it kept. */
+    readonly visibilityChecked?: boolean
+    readonly engine: GrepBackendName
+    readonly fallbackReason?: string
+  }
 ) {
-  const kept = yield* Effect.forEach(
-    [...raw.files.entries()],
-    ([rel, found]) => Effect.promise(() => checkedMatches(context, rel, found, options.inspect)),
-    { concurrency: 16 }
-  )
-  const all = kept.flatMap((k) => k.matches).sort(compareMatches)
+  const absOf = (rel: string) => (context.fileName !== undefined ? context.request.root : path.join(context.dir, rel))
+  let files = [...raw.files.keys()]
+  if (options.visibilityChecked !== true) files = files.filter((rel) => fileVisible(context, rel))
+  if (options.inspect) {
+    const searchable = yield* Effect.forEach(files, (rel) => Effect.promise(() => isSearchableTextFile(absOf(rel))), {
+      concurrency: 16
+    })
+    files = files.filter((_, i) => searchable[i])
+  }
+  files.sort() // code unit order, like `a < b`, without a comparator call per pair
+  const matches: Array<GrepMatch> = []
+  let totalMatches = 0
+  for (const rel of files) {
+    const found = raw.files.get(rel)!
+    totalMatches += found.count
+    if (matches.length >= context.keep) continue
+    const abs = absOf(rel)
+    for (const [line, text] of found.lines.sort(byLine)) {
+      if (matches.length >= context.keep) break
+      matches.push({ path: rel, absolutePath: abs, line, text })
+    }
+  }
   const result: GrepResult = {
-    matches: all.length > context.keep ? all.slice(0, context.keep) : all,
-    totalMatches: kept.reduce((n, k) => n + k.count, 0),
+    matches,
+    totalMatches,
     engine: options.engine,
     ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason })
   }

@@ -49,8 +49,7 @@ export const searchWithJs = Effect.fn("grep.js")(function*(context: SearchContex
 }) {
   const raw = makeRawMatches(context.keep)
   if (context.fileName !== undefined) {
-    const visible = yield* Effect.promise(() => fileVisible(context, context.fileName!))
-    if (visible) searchFile(context, raw, context.fileName!, context.request.root)
+    if (fileVisible(context, context.fileName)) searchFile(context, raw, context.fileName, context.request.root)
   } else {
     const files = yield* walkFiles(context.tree, context.glob)
     for (let i = 0; i < files.length; i += BATCH) {

@@ -6,8 +6,11 @@
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Result from "effect/Result"
+import type { GrepExecutionError } from "../../tool/errors.js"
 import { runProcess, searchEnv } from "../process.js"
 import { makeGitGrepBackend } from "./gitGrep.js"
 import { jsGrepBackend } from "./js.js"
@@ -26,33 +29,79 @@ export const insideGitWorkTree = Effect.fn("grep.insideGitWorkTree")(function*(d
   return Result.isSuccess(exit) && exit.success.exitCode === 0 && out[0] === "true"
 })
 
-/** Picks the backend for a search root: `force` names one (failing when it is unavailable). @category constructors */
-export const selectGrepBackend = Effect.fn("grep.select")(function*(
+/** How a backend is obtained (probing its program): one effect per external backend. @category models */
+export interface BackendProbes {
+  readonly ripgrep: Effect.Effect<GrepBackend, GrepExecutionError>
+  readonly gitGrep: Effect.Effect<GrepBackend, GrepExecutionError>
+  readonly grep: Effect.Effect<GrepBackend, GrepExecutionError>
+}
+
+const freshProbes: BackendProbes = {
+  ripgrep: makeRipgrepBackend(),
+  gitGrep: makeGitGrepBackend(),
+  grep: makeSystemGrepBackend()
+}
+
+/** Picks a backend with the given probes. */
+const selectWith = Effect.fnUntraced(function*(
+  probes: BackendProbes,
   root: string,
-  options: { readonly force?: GrepBackendName } = {}
+  options: { readonly force?: GrepBackendName }
 ) {
   switch (options.force) {
     case "ripgrep":
-      return yield* makeRipgrepBackend()
+      return yield* probes.ripgrep
     case "git-grep":
-      return yield* makeGitGrepBackend()
+      return yield* probes.gitGrep
     case "grep":
-      return yield* makeSystemGrepBackend()
+      return yield* probes.grep
     case "js":
       return jsGrepBackend
     case undefined:
       break
   }
-  const rg = yield* Effect.result(makeRipgrepBackend())
+  const rg = yield* Effect.result(probes.ripgrep)
   if (Result.isSuccess(rg)) return rg.success
   const stat = yield* Effect.promise(() => fs.stat(root).catch(() => undefined))
   const dir = stat?.isDirectory() === false ? path.dirname(root) : root
   if (yield* insideGitWorkTree(dir)) {
-    const git = yield* Effect.result(makeGitGrepBackend())
+    const git = yield* Effect.result(probes.gitGrep)
     if (Result.isSuccess(git)) return git.success
   }
-  const grep = yield* Effect.result(makeSystemGrepBackend())
+  const grep = yield* Effect.result(probes.grep)
   if (Result.isSuccess(grep)) return grep.success
   const fallback: GrepBackend = jsGrepBackend
   return fallback
+})
+
+/** Picks the backend for a search root: `force` names one (failing when it is unavailable). @category constructors */
+export const selectGrepBackend = Effect.fn("grep.select")(function*(
+  root: string,
+  options: { readonly force?: GrepBackendName } = {}
+) {
+  return yield* selectWith(freshProbes, root, options)
+})
+
+/** Picks a backend for a search root (see {@link selectGrepBackend}). @category models */
+export type GrepBackendSelector = (
+  root: string,
+  options?: { readonly force?: GrepBackendName }
+) => Effect.Effect<GrepBackend, GrepExecutionError>
+
+/**
+ * A {@link selectGrepBackend} that remembers each program probe once it succeeds (one process
+ * spawn less per search); a missing program is probed again on the next search, so installing it
+ * mid-session is noticed. Build one per tool.
+ * @category constructors
+ */
+export const makeGrepBackendSelector = Effect.fnUntraced(function*() {
+  const untilFailure = (exit: Exit.Exit<GrepBackend, GrepExecutionError>) =>
+    Exit.isSuccess(exit) ? Duration.infinity : Duration.zero
+  const probes: BackendProbes = {
+    ripgrep: yield* Effect.cachedWithTTL(makeRipgrepBackend(), untilFailure),
+    gitGrep: yield* Effect.cachedWithTTL(makeGitGrepBackend(), untilFailure),
+    grep: yield* Effect.cachedWithTTL(makeSystemGrepBackend(), untilFailure)
+  }
+  const select: GrepBackendSelector = (root, options = {}) => selectWith(probes, root, options)
+  return select
 })

@@ -11,7 +11,10 @@
 
 /** One rule of an ignore file. @category models */
 export interface IgnoreRule {
+  /** Matches the path relative to the ignore file's directory. */
   readonly regex: RegExp
+  /** For a pattern without a `/`: the same test on the base name alone (a shorter string to scan). */
+  readonly nameRegex?: RegExp
   readonly negated: boolean
   readonly dirOnly: boolean
 }
@@ -166,7 +169,10 @@ export const parseIgnoreFile = (content: string): ReadonlyArray<IgnoreRule> => {
     const dirOnly = line.endsWith("/") && !line.endsWith("\\/")
     if (dirOnly) line = line.slice(0, -1)
     if (line === "" || line === "/") continue
-    rules.push({ regex: new RegExp(anchored(line, { braces: false })), negated, dirOnly })
+    const regex = new RegExp(anchored(line, { braces: false }))
+    // `^(?:.*/)?G$` on a path is `^G$` on its base name: G cannot match a `/` (a bare `**` matches anything either way)
+    if (line.includes("/")) rules.push({ regex, negated, dirOnly })
+    else rules.push({ regex, nameRegex: new RegExp(`^${globSource(line, { braces: false })}$`), negated, dirOnly })
   }
   return rules
 }

@@ -6,15 +6,21 @@
  *
  * @since 0.1.0
  */
-import * as fs from "node:fs/promises"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import type { LineRange } from "../../session/lineRanges.js"
 import type { FileReadCacheService } from "../../session/readCache.js"
 import type { GrepMatch } from "../grep/types.js"
 
-/** Files stat'ed at once (the reference's batch size). @category constants */
-export const GREP_READ_STAT_CONCURRENCY = 50
+/** A file's stats, or undefined when it cannot be stat'ed (a synchronous `stat`: no thread-pool round trip per file). */
+const statOf = (abs: string): fs.Stats | undefined => {
+  try {
+    return fs.statSync(abs, { throwIfNoEntry: false })
+  } catch {
+    return undefined
+  }
+}
 
 /** Sorted line numbers as contiguous ranges (`[3, 4, 5, 9]` → `3-5`, `9-9`). @category ranges */
 export const lineRuns = (lines: ReadonlyArray<number>): ReadonlyArray<LineRange> => {
@@ -47,15 +53,15 @@ export const recordGrepReads = Effect.fnUntraced(function*(
     if (lines === undefined) linesOf.set(match.absolutePath, [match.line])
     else lines.push(match.line)
   }
-  const recorded = yield* Effect.forEach(files, (abs) =>
-    Effect.gen(function*() {
-      const stats = yield* Effect.promise(() => fs.stat(abs).catch(() => undefined))
-      if (stats === undefined || !stats.isFile() || stats.mtimeMs > searchStartedMs) return 0
-      const cacheable = path.extname(abs).toLowerCase() !== ".ipynb"
-      const runs = cache.readEvidence === "ranges" ? lineRuns(linesOf.get(abs) ?? []) : []
-      if (runs.length === 0) yield* cache.recordRead(abs, stats, { full: false, cacheable })
-      for (const lines of runs) yield* cache.recordRead(abs, stats, { full: false, cacheable, lines })
-      return 1
-    }), { concurrency: GREP_READ_STAT_CONCURRENCY })
-  return recorded.reduce((a: number, b: number) => a + b, 0)
+  let recorded = 0
+  for (const abs of files) {
+    const stats = statOf(abs)
+    if (stats === undefined || !stats.isFile() || stats.mtimeMs > searchStartedMs) continue
+    const cacheable = path.extname(abs).toLowerCase() !== ".ipynb"
+    const runs = cache.readEvidence === "ranges" ? lineRuns(linesOf.get(abs) ?? []) : []
+    if (runs.length === 0) yield* cache.recordRead(abs, stats, { full: false, cacheable })
+    for (const lines of runs) yield* cache.recordRead(abs, stats, { full: false, cacheable, lines })
+    recorded++
+  }
+  return recorded
 })

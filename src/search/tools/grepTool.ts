@@ -17,6 +17,7 @@ import { defineTool, GrepExecutionError, Kind, PathParam, textResult } from "../
 import { GREP_MAX_OUTPUT_CHARS } from "../constants.js"
 import { formatGrepResult, type SearchLocation, type SearchOutput } from "../grep/format.js"
 import { grepSearch } from "../grep/search.js"
+import { makeGrepBackendSelector } from "../grep/select.js"
 import type { GrepBackendName, GrepMatch, GrepRequest, GrepResult } from "../grep/types.js"
 import { validateGrepPattern } from "../regex/compile.js"
 import { grepBackendChoice } from "./backend.js"
@@ -126,6 +127,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
     const workspace = yield* Workspace
     const cache = yield* FileReadCache
     const choice = yield* Effect.sync(() => grepBackendChoice(options.backend, options.env ?? process.env))
+    const select = yield* makeGrepBackendSelector()
 
     return defineTool({
       name: "grep_search",
@@ -152,7 +154,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
             execute: () =>
               Effect.gen(function*() {
                 if (choice._tag === "Invalid") return yield* execError(choice.message)
-                const force = choice._tag === "Forced" ? { force: choice.backend } : {}
+                const force = choice._tag === "Forced" ? { force: choice.backend, select } : { select }
                 const startedMs = yield* Effect.sync(() => Date.now())
                 const requestFor = (root: string): GrepRequest => {
                   const workspaceRoot = containingRoot(workspace, root)

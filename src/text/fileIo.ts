@@ -1,0 +1,100 @@
+/**
+ * Whole-file reads and writes in large chunks: a read is hashed while it arrives (each chunk is
+ * hashed while the next one is being read), a hash of a file on disk needs only two chunk buffers,
+ * and a write takes its bytes as several chunks, so a changed 50 MB file is written from the
+ * original buffer's unchanged parts without being copied into a new one.
+ *
+ * @since 0.1.0
+ */
+import { createHash } from "node:crypto"
+import type { FileHandle } from "node:fs/promises"
+
+/** Bytes read or hashed per system call (4 MiB). @category constants */
+export const IO_CHUNK_BYTES = 4 * 1024 * 1024
+
+/** Bytes to write: one buffer, or chunks written one after the other. @category models */
+export type WriteBytes = Uint8Array | ReadonlyArray<Uint8Array>
+
+/** The chunks of {@link WriteBytes}. @category bytes */
+export const chunksOf = (bytes: WriteBytes): ReadonlyArray<Uint8Array> => (bytes instanceof Uint8Array ? [bytes] : bytes)
+
+/** Total length of {@link WriteBytes}. @category bytes */
+export const byteLengthOf = (bytes: WriteBytes): number => chunksOf(bytes).reduce((sum, c) => sum + c.length, 0)
+
+/** Hex sha256 of `bytes`. @category hashing */
+export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
+
+const readAt = (handle: FileHandle, buffer: Uint8Array, offset: number, length: number, position: number) =>
+  handle.read(buffer, offset, length, position).then((r) => r.bytesRead)
+
+/**
+ * Reads an open file from its start, up to `size` bytes (its size from `fstat`; less if it ends
+ * sooner), with the sha256 of exactly the bytes returned.
+ * @category reading
+ */
+export const readHashed = async (handle: FileHandle, size: number): Promise<{ readonly bytes: Buffer; readonly hash: string }> => {
+  const buffer = Buffer.allocUnsafe(size)
+  const hash = createHash("sha256")
+  const next = (at: number) => (at < size ? readAt(handle, buffer, at, Math.min(IO_CHUNK_BYTES, size - at), at) : undefined)
+  let filled = 0
+  for (let pending = next(0); pending !== undefined;) {
+    const n = await pending
+    if (n === 0) break
+    const from = filled
+    filled += n
+    pending = next(filled)
+    hash.update(buffer.subarray(from, filled))
+  }
+  return { bytes: filled === size ? buffer : buffer.subarray(0, filled), hash: hash.digest("hex") }
+}
+
+/** The sha256 of an open file's bytes to its end, read in chunks (two chunk buffers, whatever the size). @category hashing */
+export const hashContents = async (handle: FileHandle): Promise<string> => {
+  const buffers = [Buffer.allocUnsafe(IO_CHUNK_BYTES), Buffer.allocUnsafe(IO_CHUNK_BYTES)] as const
+  const hash = createHash("sha256")
+  let position = 0
+  let turn = 0
+  let pending = readAt(handle, buffers[0], 0, IO_CHUNK_BYTES, 0)
+  for (;;) {
+    const n = await pending
+    if (n === 0) break
+    const current = buffers[turn]!
+    position += n
+    turn ^= 1
+    // A short read of a regular file is its end: no further read is needed to find it.
+    const more = n === IO_CHUNK_BYTES
+    if (more) pending = readAt(handle, buffers[turn]!, 0, IO_CHUNK_BYTES, position)
+    hash.update(current.subarray(0, n))
+    if (!more) break
+  }
+  return hash.digest("hex")
+}
+
+/**
+ * Writes every chunk in order from the start of an open file: one `writev`, then — after a short
+ * write (a filling disk writes what fits, and the next write reports the error) — the rest chunk
+ * by chunk, so a file is never left silently shorter than its bytes.
+ * @category writing
+ */
+export const writeChunks = async (
+  handle: Pick<FileHandle, "write" | "writev">,
+  bytes: WriteBytes
+): Promise<void> => {
+  const chunks = chunksOf(bytes).filter((c) => c.length > 0)
+  if (chunks.length === 0) return
+  const { bytesWritten } = await handle.writev(chunks, 0)
+  let position = bytesWritten
+  let skip = bytesWritten
+  for (const chunk of chunks) {
+    if (skip >= chunk.length) {
+      skip -= chunk.length
+      continue
+    }
+    for (let done = skip; done < chunk.length;) {
+      const { bytesWritten: n } = await handle.write(chunk, done, chunk.length - done, position)
+      done += n
+      position += n
+    }
+    skip = 0
+  }
+}
