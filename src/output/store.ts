@@ -25,7 +25,8 @@ import {
   SessionBudgetExhausted
 } from "./errors.js"
 import { bufferPool, chunkEnd, encodeChunk, SMALL_SAVE_BYTES } from "./encode.js"
-import { encodeUtf8, sha256HexOfBytes, utf8Bytes } from "./stub.js"
+import { sha256Hex as sha256HexOfBytes } from "../text/fileIo.js"
+import { encodeUtf8, utf8Bytes } from "./stub.js"
 
 /** One saved output. @category models */
 export interface PersistedOutput {

@@ -32,9 +32,6 @@ export const utf8Bytes = (text: string): number => Buffer.byteLength(text, "utf8
 export const encodeUtf8 = (text: string, bytes: number = utf8Bytes(text)): Buffer =>
   Buffer.from(text, bytes === text.length ? "latin1" : "utf8")
 
-/** Hex SHA-256 of bytes. @category hashing */
-export const sha256HexOfBytes = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
-
 const STRUCTURAL_TAGS = /<\/?(?:persisted-output|system-reminder)>/g
 
 /** Escapes `<persisted-output>` / `<system-reminder>` tags (open or close) to `&lt;…&gt;`. @category previews */

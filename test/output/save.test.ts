@@ -1,9 +1,9 @@
 // How OutputStore writes: small outputs whole, larger ones chunk by chunk through reused buffers,
 // reservations made before the write. Every path is checked against real files.
-import { createHash } from "node:crypto"
 import * as nodeFs from "node:fs/promises"
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { sha, withStore } from "./support/store.js"
 import { Effect, FileSystem, Path } from "effect"
 import fc from "fast-check"
 import {
@@ -16,23 +16,11 @@ import {
 } from "../../src/output/encode.js"
 import { encodeUtf8, OutputStore, utf8Bytes } from "../../src/output/index.js"
 
+const withStoreHere: typeof withStore = (options, body) => withStore(options, body, ["outputs"])
+
 const SEED = 20261202
 
-const withStore = <A, E>(
-  options: { readonly maxFileBytes?: number; readonly maxSessionBytes?: number },
-  body: (store: OutputStore["Service"], dir: string) => Effect.Effect<A, E, FileSystem.FileSystem | Path.Path>
-) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
-    const root = yield* fs.makeTempDirectoryScoped({ prefix: "toolwright-save-" })
-    const dir = path.join(root, "outputs")
-    return yield* Effect.gen(function*() {
-      return yield* body(yield* OutputStore, dir)
-    }).pipe(Effect.provide(OutputStore.layer({ dir, ...options })))
-  }).pipe(Effect.provide(NodeServices.layer))
 
-const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex")
 const bytesOf = (file: string) => Effect.promise(() => nodeFs.readFile(file))
 
 /** Saves `content` and checks the file, its mode and the record against the content. */
@@ -49,7 +37,7 @@ const saveAndCheck = (store: OutputStore["Service"], content: string) =>
 
 describe("OutputStore writes", () => {
   it.effect("small saves (whole) and chunked saves, at and just past each threshold", () =>
-    withStore({}, (store) =>
+    withStoreHere({}, (store) =>
       Effect.gen(function*() {
         for (
           const size of [
@@ -73,7 +61,7 @@ describe("OutputStore writes", () => {
       })))
 
   it.effect("non-ASCII text: chunks never split a surrogate pair; lone surrogates are written as U+FFFD, as Buffer.from does", () =>
-    withStore({}, (store) =>
+    withStoreHere({}, (store) =>
       Effect.gen(function*() {
         const perChunk = Math.floor(WRITE_BUFFER_BYTES / 3)
         // A pair straddling the first chunk boundary, a lone high surrogate at the second, a lone low one after.
@@ -87,7 +75,7 @@ describe("OutputStore writes", () => {
       })))
 
   it.effect("a directory removed during the session is made again by the next save, small or chunked", () =>
-    withStore({}, (store, dir) =>
+    withStoreHere({}, (store, dir) =>
       Effect.gen(function*() {
         yield* saveAndCheck(store, "first")
         yield* Effect.promise(() => nodeFs.rm(dir, { recursive: true }))
@@ -101,7 +89,7 @@ describe("OutputStore writes", () => {
 
 describe("OutputStore.reserve", () => {
   it.effect("checks both caps when made, writes once, and gives the room back when cancelled", () =>
-    withStore({ maxFileBytes: 100, maxSessionBytes: 150 }, (store) =>
+    withStoreHere({ maxFileBytes: 100, maxSessionBytes: 150 }, (store) =>
       Effect.gen(function*() {
         const tooLarge = yield* Effect.flip(store.reserve("t", "x".repeat(101)))
         assert.strictEqual(tooLarge._tag, "OutputTooLarge")

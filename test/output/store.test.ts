@@ -1,27 +1,12 @@
-import { createHash } from "node:crypto"
 import * as nodeFs from "node:fs/promises"
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { sha, withStore } from "./support/store.js"
 import { Effect, FileSystem, Path } from "effect"
 import { countLines, OutputStore, pageOf, safeToolName } from "../../src/output/index.js"
 
-/** Runs `body` with a fresh store over a fresh temp dir (`sub/outputs` inside it, not yet created). */
-const withStore = <A, E>(
-  options: { readonly maxFileBytes?: number; readonly maxSessionBytes?: number },
-  body: (store: OutputStore["Service"], dir: string) => Effect.Effect<A, E, FileSystem.FileSystem | Path.Path>
-) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
-    const root = yield* fs.makeTempDirectoryScoped({ prefix: "toolwright-output-" })
-    const dir = path.join(root, "sub", "outputs")
-    return yield* Effect.gen(function*() {
-      return yield* body(yield* OutputStore, dir)
-    }).pipe(Effect.provide(OutputStore.layer({ dir, ...options })))
-  }).pipe(Effect.provide(NodeServices.layer))
 
 const stat = (file: string) => Effect.promise(() => nodeFs.stat(file))
-const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex")
 
 describe("OutputStore.persist", () => {
   it.effect("writes the full text atomically to <dir>/<tool>_<16 hex>.output, 0600 in a 0700 dir", () =>
