@@ -32,7 +32,7 @@ import { fileKind, SNIFF_BYTES } from "./sniff.js"
 
 const DESCRIPTION = `Reads a file from the workspace.
 
-- Text files are returned in pages: by default up to 1000 lines or 25000 characters from the start. When a file is longer, the result begins with "Showing lines a-b of N total lines." — read on with offset (0-based line) and limit (number of lines). Trailing whitespace of each line is not shown.
+- Text files are returned in pages: by default up to 1000 lines or 25000 characters from the start. When a file is longer, the result begins with "Showing lines a-b of N total lines." (for files of 10 MB or more, "of at least N total lines": the rest is not counted) — read on with offset (0-based line) and limit (number of lines). Trailing whitespace of each line is not shown.
 - Images (PNG, JPEG, GIF, WEBP, …), audio and video are returned as media; PDFs as an embedded document (pages selects up to 20 pages, e.g. "1-5"); Jupyter notebooks (.ipynb) as their cells with outputs, always in full.
 - Reading a file you already read in full, unchanged, returns a short placeholder instead of the content again; pass offset and limit to force a fresh copy.
 - Read a file before editing or overwriting it: edit and write_file require it.`
