@@ -4,6 +4,7 @@ import { spawnSync, execSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { growthTable } from "./growth.mjs"
 import { fmt, repoRoot } from "./lib.mjs"
 
 const args = process.argv.slice(2)
@@ -46,11 +47,21 @@ ${machine}, load average at start ${os.loadavg().map((x) => x.toFixed(1)).join("
 medians of 5 runs after a warm-up, and each is set beside the physical limit measured in the same run.
 Total time ${((performance.now() - started) / 1000).toFixed(0)} s.
 `
+const growth = `## Growth
+
+How cost grows with size, step by step between the sizes each scenario runs at: k is the exponent
+in cost ∝ size^k (1 is linear, below 1 better; throughput rows are turned back into time). The
+verdict reads the last step, where fixed costs weigh least; a small size that is mostly fixed cost
+makes the first step read low. The limit's k beside ours shows how the job itself grows.
+
+${growthTable(all, fmt)}
+`
 console.log(table)
+console.log(growth)
 if (!smoke && !only) {
   const notesFile = path.join(repoRoot, "bench", "NOTES.md")
   const notes = fs.existsSync(notesFile) ? "\n" + fs.readFileSync(notesFile, "utf8") : ""
-  fs.writeFileSync(path.join(repoRoot, "docs", "benchmarks.md"), `${header}\n${table}\n${notes}`)
+  fs.writeFileSync(path.join(repoRoot, "docs", "benchmarks.md"), `${header}\n${table}\n\n${growth}${notes}`)
   console.error("wrote docs/benchmarks.md")
 }
 if (failures.length > 0) {

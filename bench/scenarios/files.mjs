@@ -27,14 +27,16 @@ const makeFile = (file, mb, lineEnd = "") => {
 export const name = "files: edit and read_file"
 
 export const run = async ({ runs, smoke }) => {
-  const sizes = smoke ? [1] : [1, 10, 50]
+  // edit at 1/10/50 MB; read_file at 10/50/100 MB (a page at offset 100,000 needs 100,000 lines).
+  const sizes = smoke ? [1] : [1, 10, 50, 100]
+  const editSizes = new Set(smoke ? [1] : [1, 10, 50])
   const reps = smoke ? 1 : Math.min(runs, 3)
   const rows = []
   for (const mb of sizes) {
     const root = tempDir()
     const state = tempDir()
     const file = path.join(root, "big.ts")
-    const lines = makeFile(file, mb, "   ")
+    const lines = editSizes.has(mb) ? makeFile(file, mb, "   ") : 0
     const mid = Math.floor(lines / 2)
     const cases = [
       ["exact hit", `const value_${mid} = "${"x".repeat(40)}";   `, `const value_${mid} = "y";   `],
@@ -42,7 +44,7 @@ export const run = async ({ runs, smoke }) => {
       ["trim-end line hit", `const value_${mid} = "${"x".repeat(40)}";\nconst value_${mid + 1} = "${"x".repeat(40)}";`, `const value_${mid} = "y";\nconst value_${mid + 1} = "z";`],
       ["miss", `const value_${mid} = "not there";`, `x`]
     ]
-    for (const [label, oldS, newS] of cases) {
+    for (const [label, oldS, newS] of editSizes.has(mb) ? cases : []) {
       const ours = []
       const raws = []
       let peak = 0
@@ -63,9 +65,9 @@ export const run = async ({ runs, smoke }) => {
       const l = median(raws)
       rows.push({ scenario: `edit: ${label}`, size: `${mb} MB`, ours: o, limit: l, unit: "ms", limitName: "indexOf + replace + writeFile", ratio: o / l, note: `${note}; peak RSS ${(peak / 1024).toFixed(0)} MiB, +${(growth / 1024).toFixed(0)} MiB during the edit (${(growth / 1024 / mb).toFixed(1)}× file)` })
     }
-    if (mb >= 10) {
+    if (mb >= 10 || smoke) {
       makeFile(file, mb)
-      for (const offset of [0, 100_000]) {
+      for (const offset of smoke ? [0, 10_000] : [0, 100_000]) {
         const ours = []
         const raws = []
         let peak = 0

@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { isReadOnlyKind, Kind, MUTATOR_KINDS } from "./kind.js"
+import { compareText } from "./order.js"
 import type { JsonSchemaObject, ToolInfo } from "./tool.js"
 
 /** The declaration formats we emit. @category models */
@@ -46,9 +47,13 @@ export interface GeminiDeclaration {
   readonly parametersJsonSchema: JsonSchemaObject
 }
 
+/** Orders tools by name, ties by display name. @category ordering */
+export const byNameOrder = (a: Pick<ToolInfo, "name" | "displayName">, b: Pick<ToolInfo, "name" | "displayName">): number =>
+  compareText(a.name, b.name) || compareText(a.displayName, b.displayName)
+
 /** Sorts tools by name, ties by display name (stable block for prompt caching). @category ordering */
 export const sortTools = <T extends Pick<ToolInfo, "name" | "displayName">>(tools: Iterable<T>): Array<T> =>
-  Array.from(tools).sort((a, b) => a.name.localeCompare(b.name) || a.displayName.localeCompare(b.displayName))
+  Array.from(tools).sort(byNameOrder)
 
 /**
  * MCP tool annotations derived from the Kind: Read/Search/Fetch are read-only and idempotent;

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import { compareText } from "../../tool/order.js"
 import { NO_SEARCH_TERMS, noMatchesMessage, type SearchMessage } from "./messages.js"
 import { type PreparedTool, prepareTerms, prepareTool, scorePreparedTerms, termVariants } from "./score.js"
 import { clampMaxResults } from "./select.js"
@@ -40,7 +41,7 @@ export const keywordSearchPrepared = (
     const score = scorePreparedTerms(prepared, terms)
     if (score > 0) scored.push({ name: prepared.tool.name, score })
   }
-  scored.sort((a, b) => (b.score !== a.score ? b.score - a.score : a.name.localeCompare(b.name)))
+  scored.sort((a, b) => (b.score !== a.score ? b.score - a.score : compareText(a.name, b.name)))
 
   const names = scored.slice(0, clampMaxResults(maxResults)).map((s) => s.name)
   return names.length === 0

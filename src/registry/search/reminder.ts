@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import { compareText } from "../../tool/order.js"
 import { type DeferredToolSummary, isMcpTool } from "./types.js"
 import { wrapSystemReminder } from "./xml.js"
 
@@ -43,7 +44,7 @@ export const summarizeDescription = (description: string): string => {
 export const formatDeferredToolLine = (tool: DeferredToolSummary): string =>
   `- ${JSON.stringify(tool.name)}: ${JSON.stringify(summarizeDescription(tool.description))}`
 
-const byName = (a: DeferredToolSummary, b: DeferredToolSummary): number => a.name.localeCompare(b.name)
+const byName = (a: DeferredToolSummary, b: DeferredToolSummary): number => compareText(a.name, b.name)
 
 /** The unwrapped body: intro, data notice, `### Bundled`, `### MCP servers` with `#### <server>`; null if empty. */
 export const buildDeferredToolsBody = (
@@ -53,7 +54,7 @@ export const buildDeferredToolsBody = (
   if (summaries.length === 0) return null
   const bundled = summaries.filter((t) => !isMcpTool(t)).sort(byName)
   const mcp = summaries.filter(isMcpTool).sort((a, b) =>
-    (a.serverName ?? "").localeCompare(b.serverName ?? "") || byName(a, b)
+    compareText(a.serverName ?? "", b.serverName ?? "") || byName(a, b)
   )
   const parts = [intro, DEFERRED_TOOLS_DATA_NOTICE]
   if (bundled.length > 0) parts.push(["### Bundled", ...bundled.map(formatDeferredToolLine)].join("\n"))
