@@ -1,7 +1,7 @@
 /**
  * The directory walk behind `glob`: fast-glob's own pattern handling (its tasks, entry filter,
  * deep filter and path transform, so every pattern means exactly what it means to fast-glob)
- * driven by a synchronous breadth-first walk instead of fast-glob's asynchronous reader.
+ * driven by a synchronous depth-first walk instead of fast-glob's asynchronous reader.
  *
  * fast-glob's reader costs a thread-pool round trip per directory and a stream event per entry;
  * reading directories with `readdirSync` in bounded slices is about twice as fast on a large tree
@@ -96,13 +96,16 @@ export const walkGlob = Effect.fnUntraced(function*(
   for (const task of tasks) {
     const options = yield* Effect.try({ try: () => filters.optionsOf(task), catch: (e) => e })
     const basePath = options.basePath ?? ""
-    const queue: Array<Pending> = [{ directory: filters.rootOf(task), base: basePath }]
+    // Depth first, children in directory order: the first files turn up after reading one directory
+    // per level, where breadth first read (and filtered) every directory of the upper levels before
+    // the first file of a deep tree. With a collection cap, that was most of a large tree's cost.
+    const stack: Array<Pending> = [{ directory: filters.rootOf(task), base: basePath }]
     let more = true
-    for (let next = 0; more && next < queue.length;) {
-      const end = Math.min(next + SLICE, queue.length)
+    while (more && stack.length > 0) {
       yield* Effect.sync(() => {
-        for (; more && next < end; next++) {
-          const { directory, base } = queue[next]!
+        for (let read = 0; more && read < SLICE && stack.length > 0; read++) {
+          const { directory, base } = stack.pop()!
+          const children: Array<Pending> = []
           for (const dirent of visibleEntries(tree, directory)) {
             const entry: Entry = { dirent, name: dirent.name, path: join(base, dirent.name) }
             if (options.entryFilter === null || options.entryFilter(entry)) {
@@ -110,9 +113,10 @@ export const walkGlob = Effect.fnUntraced(function*(
               if (!more) break
             }
             if (dirent.isDirectory() && (options.deepFilter === null || options.deepFilter(entry))) {
-              queue.push({ directory: join(directory, dirent.name), base: entry.path })
+              children.push({ directory: join(directory, dirent.name), base: entry.path })
             }
           }
+          for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!)
         }
       })
       yield* Effect.yieldNow
