@@ -63,7 +63,7 @@ export const growthRows = (rows) =>
   })
 
 /** The growth section of docs/benchmarks.md. */
-export const growthTable = (rows, fmt) => [
+export const growthTable = (rows, fmt) => growthRows(rows).length === 0 ? "(No scenario in this run has sizes to compare.)" : [
   "| scenario | sizes | ours | limit | unit | k per step (ours) | k per step (limit) | growth (last step) |",
   "|---|---|---|---|---|---|---|---|",
   ...growthRows(rows).map((g) =>

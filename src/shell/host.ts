@@ -275,9 +275,11 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     return { ...spawned, tag } satisfies StartedProcess
   })
 
-  // The session's end: every tagged process still alive dies (SIGTERM, grace, SIGKILL).
+  // The session's end: every tagged process still alive dies (SIGTERM, grace, SIGKILL). Only
+  // processes started here carry the session's tag: a session that started none skips the /proc scan.
   yield* Effect.addFinalizer(() =>
     Effect.gen(function*() {
+      if ((yield* Ref.get(runs)) === 0) return
       const alive = findTaggedPids(sessionTag, { prefix: true })
       if (alive.length === 0) return
       signalPids(alive, "SIGTERM")
