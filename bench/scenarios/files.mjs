@@ -30,7 +30,7 @@ export const run = async ({ runs, smoke }) => {
   // edit at 1/10/50 MB; read_file at 10/50/100 MB (a page at offset 100,000 needs 100,000 lines).
   const sizes = smoke ? [1] : [1, 10, 50, 100]
   const editSizes = new Set(smoke ? [1] : [1, 10, 50])
-  const reps = smoke ? 1 : Math.min(runs, 3)
+  const reps = smoke ? 1 : runs
   const rows = []
   for (const mb of sizes) {
     const root = tempDir()
