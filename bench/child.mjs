@@ -46,14 +46,19 @@ switch (op) {
     await s.dispose()
     break
   }
-  case "raw-edit": {
+  case "raw-edit":
+  case "raw-edit-fsync": {
     const [file, oldS, newS] = args
     const base = peakKb()
     result = { ...(await timed(async () => {
       const text = fs.readFileSync(file, "utf8")
       const i = text.indexOf(JSON.parse(oldS))
       const out = i < 0 ? text : text.slice(0, i) + JSON.parse(newS) + text.slice(i + JSON.parse(oldS).length)
-      fs.writeFileSync(file + ".raw", out)
+      // raw-edit-fsync also flushes the written file to disk, as edit's atomic write does.
+      const fd = fs.openSync(file + ".raw", "w")
+      fs.writeFileSync(fd, out)
+      if (op === "raw-edit-fsync") fs.fsyncSync(fd)
+      fs.closeSync(fd)
       return i < 0 ? "miss" : "hit"
     })), baseKb: base }
     break

@@ -15,9 +15,9 @@ import { errnoCode } from "../session/fsEffect.js"
 import { FileReadCache, type FileReadCacheService } from "../session/readCache.js"
 import { Session } from "../session/session.js"
 import { Workspace, type WorkspaceService } from "../session/workspace.js"
-import { atomicWrite, AtomicWriteError, sha256Hex } from "../text/atomicWrite.js"
+import { atomicWrite, AtomicWriteError } from "../text/atomicWrite.js"
 import { type DecodedText, decodeText } from "../text/codec.js"
-import { readHashed, type WriteBytes } from "../text/fileIo.js"
+import { readUpTo, type WriteBytes } from "../text/fileIo.js"
 import { makeFileHistory, sessionHistoryDir } from "../text/history.js"
 import { FileChangedSinceRead, FileTooLarge } from "../tool/errors.js"
 import { type FileToolsSettings, loadFileToolsSettings } from "./config.js"
@@ -26,10 +26,8 @@ import { type FileToolsSettings, loadFileToolsSettings } from "./config.js"
 export interface FileSnapshot {
   readonly abs: string
   readonly exists: boolean
-  /** The bytes read (`null` when the file did not exist). */
+  /** The bytes read (`null` when the file did not exist): the compare-and-swap key, compared byte for byte. */
   readonly bytes: Uint8Array | null
-  /** sha256 of `bytes` (`null` when the file did not exist): the compare-and-swap key. */
-  readonly hash: string | null
   /** The decoded text (LF when the file is uniformly CRLF) and its format; `null` when absent. */
   readonly decoded: DecodedText | null
   /** The stats taken before reading (`null` when the file did not exist). */
@@ -74,7 +72,7 @@ export const unchangedSinceApproval = (
   current: { readonly snapshot: FileSnapshot },
   what: { readonly subject: string; readonly action: string; readonly next: string }
 ): Effect.Effect<void, FileChangedSinceRead> =>
-  Option.isSome(approved) && approved.value.snapshot.hash !== current.snapshot.hash
+  Option.isSome(approved) && !sameBytes(approved.value.snapshot.bytes, current.snapshot.bytes)
     ? Effect.fail(
       new FileChangedSinceRead({
         message: `${what.subject} changed on disk after this ${what.action} was shown for approval, so nothing was ` +
@@ -83,6 +81,9 @@ export const unchangedSinceApproval = (
       })
     )
     : Effect.void
+
+const sameBytes = (a: Uint8Array | null, b: Uint8Array | null): boolean =>
+  a === null || b === null ? a === b : Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b)
 
 /** What a commit did. @category models */
 export interface CommitResult {
@@ -107,25 +108,18 @@ const tooLarge = (abs: string, size: number, limit: number) =>
     display: `File too large to change (${size} bytes).`
   })
 
-interface Hashed {
-  readonly bytes: Uint8Array
-  readonly hash: string
-}
-
 /**
- * A regular file's bytes with their sha256, hashed while they are read (the size comes from the
- * open file, so a file that changed since `stats` is read whole); anything else is read as before.
+ * A regular file's bytes (the size comes from the open file, so a file that changed since `stats`
+ * is read whole); anything else is read as before. Nothing is hashed: the write compares bytes.
  */
-const readContent = (abs: string, stats: Stats): Effect.Effect<Hashed, SnapshotReadError> =>
+const readContent = (abs: string, stats: Stats): Effect.Effect<Uint8Array, SnapshotReadError> =>
   stats.isFile()
     ? Effect.acquireUseRelease(
       Effect.tryPromise({ try: () => fsp.open(abs, "r"), catch: readFailure(abs) }),
-      (handle) => Effect.tryPromise({ try: async () => readHashed(handle, (await handle.stat()).size), catch: readFailure(abs) }),
+      (handle) => Effect.tryPromise({ try: async () => readUpTo(handle, (await handle.stat()).size), catch: readFailure(abs) }),
       (handle) => Effect.promise(() => handle.close())
     )
-    : Effect.tryPromise({ try: () => fsp.readFile(abs), catch: readFailure(abs) }).pipe(
-      Effect.map((bytes) => ({ bytes, hash: sha256Hex(bytes) }))
-    )
+    : Effect.tryPromise({ try: () => fsp.readFile(abs), catch: readFailure(abs) })
 
 /**
  * Loads the file for a mutation: prior-read check before any content is read (so error codes
@@ -144,19 +138,19 @@ export const loadSnapshot = <E>(
       Effect.map(Option.some),
       Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Stats>()))
     )
-    const absent: FileSnapshot = { abs, exists: false, bytes: null, hash: null, decoded: null, stats: null }
+    const absent: FileSnapshot = { abs, exists: false, bytes: null, decoded: null, stats: null }
     if (Option.isNone(stats)) return absent
     if (stats.value.size > ctx.settings.maxEditFileBytes) return yield* tooLarge(abs, stats.value.size, ctx.settings.maxEditFileBytes)
     const read = yield* readContent(abs, stats.value).pipe(
       Effect.map(Option.some),
-      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Hashed>()))
+      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Uint8Array>()))
     )
     if (Option.isNone(read)) return absent
-    const { bytes, hash } = read.value
+    const bytes = read.value
     if (bytes.length > ctx.settings.maxEditFileBytes) return yield* tooLarge(abs, bytes.length, ctx.settings.maxEditFileBytes)
     yield* guard(true)
     const decoded = decodeText(bytes, { legacyEncoding: ctx.settings.legacyEncoding })
-    return { abs, exists: true, bytes, hash, decoded, stats: stats.value }
+    return { abs, exists: true, bytes, decoded, stats: stats.value }
   })
 
 /** Records the before-image; a failure is logged and reported, never fatal. */
@@ -169,7 +163,7 @@ const backup = (ctx: MutationContext, snapshot: FileSnapshot, tool: string) =>
       maxBytes: ctx.settings.historyMaxBytes,
       maxFileBytes: ctx.settings.historyMaxFileBytes
     })
-    const entry = yield* history.record(snapshot.abs, snapshot.bytes, tool, snapshot.hash ?? undefined)
+    const entry = yield* history.record(snapshot.abs, snapshot.bytes, tool)
     return { historyId: entry.id }
   }).pipe(
     Effect.catch((e) =>
@@ -194,7 +188,7 @@ const mkdirParent = (abs: string) =>
 /**
  * Commits new bytes computed from `snapshot`: before-image first, then the final prior-read check,
  * parent directories (new files only, after the check), the atomic compare-and-swap write against
- * the snapshot's hash, and finally the read-cache record (`cacheable` as the tool says).
+ * the snapshot's bytes, and finally the read-cache record (`cacheable` as the tool says).
  * @category mutation
  */
 export const commitSnapshot = <E>(
@@ -207,7 +201,7 @@ export const commitSnapshot = <E>(
     const history = yield* backup(ctx, snapshot, options.tool)
     yield* options.guard(snapshot.exists)
     if (!snapshot.exists) yield* mkdirParent(snapshot.abs)
-    const written = yield* atomicWrite(snapshot.abs, bytes, { expectedHash: snapshot.hash })
+    const written = yield* atomicWrite(snapshot.abs, bytes, { expectedBytes: snapshot.bytes })
     yield* ctx.cache.recordWrite(snapshot.abs, written.stats, { cacheable: options.cacheable ?? true })
     return { path: written.path, bytes: written.bytes, method: written.method, stats: written.stats, ...history }
   })

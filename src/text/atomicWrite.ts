@@ -27,7 +27,7 @@ import * as Result from "effect/Result"
 import { errnoCode } from "../session/fsEffect.js"
 import { resolveRealPath } from "../session/realPath.js"
 import { FileChangedSinceRead } from "../tool/errors.js"
-import { byteLengthOf, hashContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
+import { byteLengthOf, hashContents, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
 
 /** A write failed at the OS level; `code` is the errno code (`EACCES`, `ENOSPC`, `EISDIR`, …). @category errors */
 export class AtomicWriteError extends Data.TaggedError("AtomicWriteError")<{
@@ -44,6 +44,12 @@ export interface AtomicWriteOptions {
    * must not exist; omitted means no check.
    */
   readonly expectedHash?: string | null | undefined
+  /**
+   * The current bytes the new content was computed from, compared byte for byte (cheaper than
+   * `expectedHash` when the caller still holds them); `null` means the file must not exist. When
+   * both are given, the bytes are used.
+   */
+  readonly expectedBytes?: Uint8Array | null | undefined
   /** Mode of a new file before the umask (default 0o666). Existing files keep theirs. */
   readonly newFileMode?: number | undefined
 }
@@ -91,13 +97,45 @@ export const resolveWriteTarget = (file: string): Effect.Effect<string, AtomicWr
     Effect.mapError((e) => new AtomicWriteError({ op: "realpath", path: file, code: e.code, message: `cannot resolve ${file}` }))
   )
 
-const verify = Effect.fnUntraced(function*(target: string, expected: string | null | undefined) {
+/** What the file must still hold for a write to go ahead: its bytes, their hash, or nothing (absent). */
+type Expected =
+  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array | null }
+  | { readonly _tag: "Hash"; readonly hash: string | null }
+
+const expectedOf = (options: AtomicWriteOptions): Expected | undefined =>
+  options.expectedBytes !== undefined
+    ? { _tag: "Bytes", bytes: options.expectedBytes }
+    : options.expectedHash !== undefined
+    ? { _tag: "Hash", hash: options.expectedHash }
+    : undefined
+
+/** Whether the file holds the expected bytes now: "same", "absent" (it does not exist) or "differs". */
+const compareWith = (file: string, bytes: Uint8Array): Effect.Effect<"same" | "absent" | "differs", AtomicWriteError> =>
+  Effect.acquireUseRelease(
+    attempt("read", file, () => fsp.open(file, "r")),
+    (handle) => attempt("read", file, () => sameContents(handle, bytes)),
+    (handle) => Effect.promise(() => handle.close())
+  ).pipe(
+    Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
+    Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed("absent" as const))
+  )
+
+const currentState = (file: string, expected: Expected): Effect.Effect<"same" | "absent" | "differs", AtomicWriteError> => {
+  if (expected._tag === "Bytes") {
+    if (expected.bytes !== null) return compareWith(file, expected.bytes)
+    return Effect.map(statOrNone(file), (found) => (Option.isNone(found) ? "same" : "differs"))
+  }
+  return Effect.map(hashFile(file), (actual) => (actual === expected.hash ? "same" : actual === null ? "absent" : "differs"))
+}
+
+const verify = Effect.fnUntraced(function*(target: string, expected: Expected | undefined) {
   if (expected === undefined) return
-  const actual = yield* hashFile(target)
-  if (actual === expected) return
-  const what = expected === null
+  const state = yield* currentState(target, expected)
+  if (state === "same") return
+  const mustNotExist = expected._tag === "Bytes" ? expected.bytes === null : expected.hash === null
+  const what = mustNotExist
     ? "was created by someone else"
-    : actual === null
+    : state === "absent"
     ? "was deleted"
     : "was modified (its bytes no longer match the ones the change was computed from)"
   return yield* new FileChangedSinceRead({
@@ -117,8 +155,8 @@ const syncDirectory = (dir: string): Effect.Effect<void> =>
     (handle) => Effect.promise(() => handle.close())
   ).pipe(Effect.ignore)
 
-const writeInPlace = Effect.fnUntraced(function*(target: string, bytes: WriteBytes, expectedHash: string | null | undefined) {
-  yield* verify(target, expectedHash)
+const writeInPlace = Effect.fnUntraced(function*(target: string, bytes: WriteBytes, expected: Expected | undefined) {
+  yield* verify(target, expected)
   yield* Effect.acquireUseRelease(
     attempt("open", target, () => fsp.open(target, "r+")),
     (handle) =>
@@ -167,8 +205,9 @@ export const atomicWrite: (
     const target = yield* resolveWriteTarget(file)
     const existing = yield* statOrNone(target)
     const length = byteLengthOf(bytes)
+    const expected = expectedOf(options)
     const inPlace = Effect.gen(function*() {
-      yield* writeInPlace(target, bytes, options.expectedHash)
+      yield* writeInPlace(target, bytes, expected)
       return { path: target, bytes: length, method: "in-place", stats: yield* statAfter(target) } as const
     })
     if (Option.isSome(existing)) {
@@ -189,7 +228,7 @@ export const atomicWrite: (
     const written = yield* Effect.gen(function*() {
       const created = yield* Effect.result(writeTemp(temp, bytes, existing, options.newFileMode ?? 0o666))
       if (Result.isFailure(created)) return created.failure
-      yield* verify(target, options.expectedHash)
+      yield* verify(target, expected)
       yield* attempt("rename", target, () => fsp.rename(temp, target))
       return undefined
     }).pipe(Effect.ensuring(Effect.tryPromise(() => fsp.rm(temp, { force: true })).pipe(Effect.ignore)))

@@ -32,9 +32,18 @@ const readAt = (handle: FileHandle, buffer: Uint8Array, offset: number, length: 
  * sooner), with the sha256 of exactly the bytes returned.
  * @category reading
  */
-export const readHashed = async (handle: FileHandle, size: number): Promise<{ readonly bytes: Buffer; readonly hash: string }> => {
-  const buffer = Buffer.allocUnsafe(size)
+export const readHashed = (handle: FileHandle, size: number): Promise<{ readonly bytes: Buffer; readonly hash: string }> => {
   const hash = createHash("sha256")
+  return readUpTo(handle, size, (chunk) => hash.update(chunk)).then((bytes) => ({ bytes, hash: hash.digest("hex") }))
+}
+
+/**
+ * Reads an open file from its start, up to `size` bytes (less if it ends sooner), in chunks, the
+ * next read in flight while `onChunk` sees the last one.
+ * @category reading
+ */
+export const readUpTo = async (handle: FileHandle, size: number, onChunk?: (chunk: Buffer) => void): Promise<Buffer> => {
+  const buffer = Buffer.allocUnsafe(size)
   const next = (at: number) => (at < size ? readAt(handle, buffer, at, Math.min(IO_CHUNK_BYTES, size - at), at) : undefined)
   let filled = 0
   for (let pending = next(0); pending !== undefined;) {
@@ -43,9 +52,36 @@ export const readHashed = async (handle: FileHandle, size: number): Promise<{ re
     const from = filled
     filled += n
     pending = next(filled)
-    hash.update(buffer.subarray(from, filled))
+    onChunk?.(buffer.subarray(from, filled))
   }
-  return { bytes: filled === size ? buffer : buffer.subarray(0, filled), hash: hash.digest("hex") }
+  return filled === size ? buffer : buffer.subarray(0, filled)
+}
+
+/**
+ * Whether an open file holds exactly `expected`, to its end: read in chunks (two chunk buffers) and
+ * compared as they arrive, stopping at the first difference. Comparing is several times cheaper
+ * than hashing both sides, so a compare-and-swap that still has the bytes it read uses this.
+ * @category reading
+ */
+export const sameContents = async (handle: FileHandle, expected: Uint8Array): Promise<boolean> => {
+  const buffers = [Buffer.allocUnsafe(IO_CHUNK_BYTES), Buffer.allocUnsafe(IO_CHUNK_BYTES)] as const
+  const want = Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength)
+  let position = 0
+  let turn = 0
+  let pending = readAt(handle, buffers[0], 0, IO_CHUNK_BYTES, 0)
+  for (;;) {
+    const n = await pending
+    if (n === 0) return position === want.length
+    const current = buffers[turn]!
+    const at = position
+    position += n
+    if (position > want.length) return false
+    turn ^= 1
+    const more = n === IO_CHUNK_BYTES
+    if (more) pending = readAt(handle, buffers[turn]!, 0, IO_CHUNK_BYTES, position)
+    if (!current.subarray(0, n).equals(want.subarray(at, position))) return false
+    if (!more) return position === want.length
+  }
 }
 
 /** The sha256 of an open file's bytes to its end, read in chunks (two chunk buffers, whatever the size). @category hashing */

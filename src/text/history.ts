@@ -41,7 +41,7 @@ export interface HistoryEntry {
   readonly existed: boolean
   /** Size of the before-image in bytes (0 when the file did not exist). */
   readonly bytes: number
-  /** sha256 of the before-image (absent when the file did not exist). */
+  /** sha256 of the before-image (absent when the file did not exist, or when its bytes were too large to keep). */
   readonly sha256?: string
   /** Set when the bytes were not kept. */
   readonly skipped?: "too_large"
@@ -162,7 +162,8 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
         at,
         existed: before !== null,
         bytes: before?.length ?? 0,
-        ...(before !== null ? { sha256: sha256 ?? sha256Hex(before) } : {}),
+        // Hashed only when the bytes are kept (a skipped 50 MB before-image cost a whole hash per edit).
+        ...(before !== null && (!tooLarge || sha256 !== undefined) ? { sha256: sha256 ?? sha256Hex(before) } : {}),
         ...(tooLarge ? { skipped: "too_large" as const } : {})
       }
       if (before !== null && !tooLarge) {

@@ -56,6 +56,39 @@ describe("atomicWrite", () => {
       assert.isFalse(fs.existsSync(file))
     }))
 
+  it.effect("compare-and-swap on bytes: the same check without hashing, on both write paths", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const file = path.join(dir, "b.txt")
+      fs.writeFileSync(file, "version A\n")
+      const seen = fs.readFileSync(file)
+      fs.writeFileSync(file, "version B\n") // same size, different bytes
+      const changed = yield* Effect.flip(atomicWrite(file, bytes("version C\n"), { expectedBytes: seen }))
+      assert.strictEqual(changed._tag, "FileChangedSinceRead")
+      assert.include(changed.message, "was modified")
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "version B\n")
+      // Bytes win over a hash given with them.
+      const ok = yield* atomicWrite(file, bytes("version C\n"), { expectedBytes: fs.readFileSync(file), expectedHash: "not it" })
+      assert.strictEqual(ok.method, "atomic")
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "version C\n")
+      // A hard-linked file is written in place, after the same check.
+      fs.linkSync(file, path.join(dir, "link.txt"))
+      const inPlace = yield* Effect.flip(atomicWrite(file, bytes("D"), { expectedBytes: bytes("version B\n") }))
+      assert.strictEqual(inPlace._tag, "FileChangedSinceRead")
+      const written = yield* atomicWrite(file, bytes("D"), { expectedBytes: bytes("version C\n") })
+      assert.strictEqual(written.method, "in-place")
+      assert.strictEqual(fs.readFileSync(path.join(dir, "link.txt"), "utf8"), "D")
+      // null: the file must not exist; deleted behind our back is caught too.
+      const created = yield* Effect.flip(atomicWrite(file, bytes("mine"), { expectedBytes: null }))
+      assert.include(created.message, "was created by someone else")
+      const fresh = path.join(dir, "fresh.txt")
+      yield* atomicWrite(fresh, bytes("new"), { expectedBytes: null })
+      fs.rmSync(fresh)
+      const deleted = yield* Effect.flip(atomicWrite(fresh, bytes("again"), { expectedBytes: bytes("new") }))
+      assert.include(deleted.message, "was deleted")
+      assert.isFalse(fs.existsSync(fresh))
+    }))
+
   it.effect("keeps mode and owner; follows a symlink chain, dangling or not", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir

@@ -5,7 +5,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { Effect } from "effect"
 import { atomicWrite, hashFile, sha256Hex } from "../../src/text/atomicWrite.js"
-import { byteLengthOf, hashContents, IO_CHUNK_BYTES, readHashed, writeChunks } from "../../src/text/fileIo.js"
+import { byteLengthOf, hashContents, IO_CHUNK_BYTES, readHashed, sameContents, writeChunks } from "../../src/text/fileIo.js"
 import { makeFileHistory } from "../../src/text/history.js"
 
 const tempDir = Effect.acquireRelease(
@@ -49,6 +49,29 @@ describe("chunked whole-file reads, hashes and writes", () => {
         assert.strictEqual(yield* hashFile(file), sha256Hex(content))
       }
       assert.isNull(yield* hashFile(path.join(dir, "missing")))
+    }))
+
+  it.live("sameContents: equal at every chunk edge; one byte changed, one byte more or one byte less is not", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      for (const size of SIZES) {
+        const file = path.join(dir, `s${size}`)
+        const content = pattern(size)
+        fs.writeFileSync(file, content)
+        assert.isTrue(yield* withHandle(file, (h) => sameContents(h, content)), `same at ${size}`)
+        // A view into a larger buffer is compared over its own bytes only.
+        const padded = Buffer.concat([Buffer.from("xx"), content, Buffer.from("yy")])
+        assert.isTrue(yield* withHandle(file, (h) => sameContents(h, padded.subarray(2, 2 + size))), `view at ${size}`)
+        assert.isFalse(yield* withHandle(file, (h) => sameContents(h, Buffer.concat([content, Buffer.from("z")]))), `shorter file at ${size}`)
+        if (size === 0) continue
+        assert.isFalse(yield* withHandle(file, (h) => sameContents(h, content.subarray(0, size - 1))), `longer file at ${size}`)
+        const last = Buffer.from(content)
+        last[size - 1] = last[size - 1]! ^ 1
+        assert.isFalse(yield* withHandle(file, (h) => sameContents(h, last)), `last byte at ${size}`)
+        const first = Buffer.from(content)
+        first[0] = first[0]! ^ 1
+        assert.isFalse(yield* withHandle(file, (h) => sameContents(h, first)), `first byte at ${size}`)
+      }
     }))
 
   it.live("readHashed stops at the size it was given, and at the end of a file that shrank", () =>

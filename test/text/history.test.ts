@@ -3,6 +3,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { Effect } from "effect"
+import { sha256Hex } from "../../src/text/fileIo.js"
 import { makeFileHistory } from "../../src/text/history.js"
 
 const tempDir = Effect.acquireRelease(
@@ -45,9 +46,11 @@ describe("file history", () => {
       const capped = makeFileHistory({ dir: path.join(root, "cap"), maxFileBytes: 4 })
       const big = yield* capped.record("/w/big", Buffer.alloc(5), "edit")
       assert.strictEqual(big.skipped, "too_large")
+      assert.isUndefined(big.sha256, "bytes not kept are not hashed")
       assert.isNull(yield* capped.read(big.id))
       const fits = yield* capped.record("/w/fits", Buffer.alloc(4), "edit")
       assert.isUndefined(fits.skipped)
+      assert.strictEqual(fits.sha256, sha256Hex(Buffer.alloc(4)))
     }))
 
   it.effect("two histories over one directory share it (state lives on disk)", () =>
