@@ -5,13 +5,13 @@
  * mode (and owner, where permitted), and are renamed over the target; the directory is fsync'ed
  * after. A reader, or a crash at any instant, sees the old file or the new one, never a mix.
  *
- * Compare-and-swap: the caller passes the sha256 of the bytes its new content was computed from
- * (`null`: the file must not exist). Immediately before the rename the target is hashed again; any
- * difference — even an equal-size rewrite within the same mtime — fails with
- * `file_changed_since_read` and writes nothing.
+ * Compare-and-swap: the caller passes the bytes its new content was computed from, or their
+ * sha256 (`null`: the file must not exist). Immediately before the rename the target is read again
+ * and compared (or hashed); any difference — even an equal-size rewrite within the same mtime —
+ * fails with `file_changed_since_read` and writes nothing.
  *
  * A symlink is followed: its final target is written and the link stays a link. Two cases write in
- * place instead (after the same hash check), as editors do: a file with several hard links (a rename
+ * place instead (after the same check), as editors do: a file with several hard links (a rename
  * would split them) and a file whose directory refuses new entries while the file itself is writable.
  *
  * @since 0.1.0
