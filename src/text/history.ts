@@ -11,6 +11,7 @@
  * @since 0.1.0
  */
 import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import * as Data from "effect/Data"
@@ -106,6 +107,15 @@ const parseEntry = (text: string): ReadonlyArray<HistoryEntry> => {
   }
 }
 
+/** A file's size, 0 when it is gone (pruned by a concurrent writer) or cannot be read. */
+const sizeOf = (file: string): number => {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0
+  } catch {
+    return 0
+  }
+}
+
 const ID_PATTERN = /^[0-9a-z]{10}-[0-9a-f]{8}$/
 
 /** Builds the history of one session directory. @category constructors */
@@ -137,15 +147,25 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
       call("rm", metaPath(id), () => fsp.rm(metaPath(id), { force: true }))
     ], { discard: true })
 
+  // Pruning needs each entry's kept bytes, not its metadata: one readdir and a stat per kept
+  // before-image. (Reading and parsing every metadata file, one after another,
+  // made each edit slower as the history filled: 9 ms per edit at first, 42 ms at 250 entries.)
   const prune = Effect.gen(function*() {
-    const all = yield* entries
-    let count = all.length
-    let total = all.reduce((sum, e) => sum + (e.skipped ? 0 : e.bytes), 0)
-    for (const entry of all) {
+    const names = yield* call("readdir", dir, () => fsp.readdir(dir)).pipe(
+      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed([] as Array<string>))
+    )
+    const ids = names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5)).sort()
+    const withBytes = new Set(names.filter((n) => n.endsWith(".bak")).map((n) => n.slice(0, -4)))
+    // Synchronous stats: a few µs each from the dentry cache, where an async stat costs a thread-pool
+    // round trip and a promise per file (200 of them were ~3 ms an edit).
+    const sizes = yield* Effect.sync(() => ids.map((id) => (withBytes.has(id) ? sizeOf(dataPath(id)) : 0)))
+    let count = ids.length
+    let total = sizes.reduce((sum, n) => sum + n, 0)
+    for (const [i, id] of ids.entries()) {
       if (count <= maxEntries && total <= maxBytes) break
-      yield* remove(entry.id)
+      yield* remove(id)
       count--
-      total -= entry.skipped ? 0 : entry.bytes
+      total -= sizes[i]!
     }
   })
 
