@@ -91,7 +91,15 @@ const call = <A>(op: string, file: string, f: () => Promise<A>): Effect.Effect<A
       new HistoryError({ op, path: file, code: errnoCode(cause), message: cause instanceof Error ? cause.message : String(cause) })
   })
 
-const newId = (now: number): string => `${now.toString(36).padStart(10, "0")}-${randomBytes(4).toString("hex")}`
+/**
+ * A new entry id: the time in microseconds (base 36, 10 digits: enough until 2084), then random
+ * hex for writers sharing the directory. Ids sort oldest first, which pruning relies on; whole
+ * milliseconds were not enough (two edits can record within one).
+ */
+const newId = (): string => {
+  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000)
+  return `${micros.toString(36).padStart(10, "0")}-${randomBytes(4).toString("hex")}`
+}
 
 const isEntry = (u: unknown): u is HistoryEntry =>
   typeof u === "object" && u !== null && typeof (u as HistoryEntry).id === "string" &&
@@ -173,7 +181,7 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
     Effect.gen(function*() {
       yield* call("mkdir", dir, () => fsp.mkdir(dir, { recursive: true, mode: 0o700 }))
       const at = Date.now()
-      const id = newId(at)
+      const id = newId()
       const tooLarge = before !== null && (before.length > maxFileBytes || before.length > maxBytes)
       const entry: HistoryEntry = {
         id,

@@ -53,6 +53,15 @@ describe("file history", () => {
       assert.strictEqual(fits.sha256, sha256Hex(Buffer.alloc(4)))
     }))
 
+  it.effect("entries recorded within one millisecond still list oldest first", () =>
+    Effect.gen(function*() {
+      const history = makeFileHistory({ dir: path.join(yield* tempDir, "fast") })
+      const paths = Array.from({ length: 40 }, (_, i) => `/w/${i}`)
+      // Files that did not exist: no bytes to write, so records follow each other within microseconds.
+      for (const p of paths) yield* history.record(p, null, "write_file")
+      assert.deepStrictEqual((yield* history.entries).map((e) => e.path), paths)
+    }))
+
   it.effect("two histories over one directory share it (state lives on disk)", () =>
     Effect.gen(function*() {
       const dir = path.join(yield* tempDir, "shared")
