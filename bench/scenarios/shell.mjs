@@ -64,6 +64,16 @@ const session = async (pty) => {
     throw new Error(`expected the ${backend} backend: ${JSON.stringify(probe).slice(0, 800)}`)
   }
   return {
+    /** One short command (`echo`): the time of the whole call. */
+    short: async (i) => {
+      const t0 = performance.now()
+      const r = await call(`echo ${i}`)
+      const ms = performance.now() - t0
+      if (r._tag !== "Success" || r.data?.backend !== backend || !r.llmContent?.[0]?.text?.includes(String(i))) {
+        throw new Error(`echo failed: ${JSON.stringify(r).slice(0, 800)}`)
+      }
+      return ms
+    },
     /** Runs the flood; returns ms and the process RSS growth (MiB) during the call. */
     flood: async (bytes) => {
       globalThis.gc?.()
@@ -126,6 +136,28 @@ export const run = async ({ runs, smoke }) => {
   const rate = (mb, ms) => mb / (ms / 1000)
   for (const [pty, sizes] of [[false, pipeSizes], [true, ptySizes]]) {
     const s = await session(pty)
+    // The fixed cost of a call: a short command, beside the bare spawn of it (median of 20).
+    const shorts = []
+    const bareShorts = []
+    for (let i = 0; i < (smoke ? 2 : 21); i++) {
+      const ms = await s.short(i)
+      const bare = await (pty ? barePty : bareSpawn)(`echo ${i}`)
+      if (i === 0) continue
+      shorts.push(ms)
+      bareShorts.push(bare)
+    }
+    rows.push({
+      scenario: pty ? "shell PTY: one short command" : "shell fallback (pipes): one short command",
+      size: "echo",
+      ours: median(shorts),
+      limit: median(bareShorts),
+      unit: "ms",
+      limitName: pty ? "bare node-pty spawn to exit" : "bare child_process.spawn to exit",
+      ratio: median(shorts) / median(bareShorts),
+      note: pty
+        ? "the PTY is drained before the call ends: its slave side is held until the child is gone and 20 ms pass without output (Linux drops what is queued on a hung-up PTY)"
+        : "no target; median of 20"
+    })
     // Warm-up, both sides: past the 1 MiB kept in memory (so it spills too), long enough for the
     // scan to be optimised.
     const warm = (pty ? 8 : 32) * MiB
