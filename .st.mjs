@@ -1,7 +1,0 @@
-const t0 = performance.now()
-await import("effect/Effect"); const t1=performance.now()
-await import("effect/Layer"); const t2=performance.now()
-await import("effect/Schema"); const t3=performance.now()
-await import("effect/Stream"); const t4=performance.now()
-await import("effect/FileSystem"); const t5=performance.now()
-console.log({effect:t1-t0, layer:t2-t1, schema:t3-t2, stream:t4-t3, fs:t5-t4, total:t5-t0})
