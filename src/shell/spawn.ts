@@ -16,6 +16,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as NodePty from "node-pty"
+import { type DrainMark, makeDrainMark } from "./drainMark.js"
 
 /** Which process backend ran a command. @category models */
 export type Backend = "pty" | "child_process"
@@ -70,8 +71,11 @@ const signalName = (n: number | undefined): NodeJS.Signals | null => {
   return (entry?.[0] as NodeJS.Signals | undefined) ?? null
 }
 
-/** Quiet time after a PTY child is gone before its output counts as drained. @category constants */
+/** Quiet time after a PTY child is gone before its output counts as drained, where no drain mark could be written. @category constants */
 export const PTY_QUIET_MS = 20
+
+/** How long the drain mark may take to come back before the PTY counts as drained anyway. @category constants */
+export const PTY_MARK_WAIT_MS = 250
 
 const isRunning = (pid: number): boolean => {
   try {
@@ -101,6 +105,27 @@ const releaseSlave = (holder: { fd: number | undefined }) => {
     // already closed
   }
   holder.fd = undefined
+}
+
+/**
+ * Writes the rest of the drain mark (from byte `sent`) to the PTY's slave side without blocking (a
+ * full PTY buffer would block the thread that drains it). Returns how much of the mark is written
+ * now (a full buffer takes part of it, or none: the rest goes on a later try), or undefined when
+ * it cannot be written at all.
+ */
+const writeMark = (term: NodePty.IPty, mark: DrainMark, sent: number): number | undefined => {
+  const device = (term as unknown as { readonly _pty?: unknown })._pty
+  if (typeof device !== "string") return undefined
+  let fd: number | undefined
+  try {
+    fd = fs.openSync(device, fs.constants.O_WRONLY | fs.constants.O_NOCTTY | fs.constants.O_NONBLOCK)
+    mark.arm()
+    return sent + fs.writeSync(fd, mark.bytes, sent, mark.bytes.length - sent)
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EAGAIN" ? sent : undefined
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
+  }
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
@@ -135,26 +160,63 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
     })
     // Linux discards what is still queued on a PTY when its session leader exits, and a fast
     // command may even be hung up: hold the slave open until the child is gone and its output has
-    // been drained, then let go so that the master sees the end.
+    // been drained, then let go so that the master sees the end. "Drained" is known exactly: once
+    // the child is gone, a mark written to the slave comes back out of the master after the
+    // child's last byte (drainMark.ts). Should the mark not come back within PTY_MARK_WAIT_MS, the
+    // slave is let go anyway; where it cannot be written at all, 20 ms without output count.
     const holder = holdSlave(term)
+    const mark = makeDrainMark((chunk) => spec.onData(chunk))
     let lastData = Date.now()
     term.onData((data) => {
       lastData = Date.now()
-      spec.onData(data as unknown as Buffer)
+      if (mark.feed(data as unknown as Buffer) && holder !== undefined) releaseSlave(holder)
     })
     if (holder !== undefined) {
-      const poll = setInterval(() => {
-        if (isRunning(term.pid) || Date.now() - lastData < PTY_QUIET_MS) return
-        clearInterval(poll)
-        releaseSlave(holder)
-      }, 10)
-      poll.unref()
+      let goneAt: number | undefined
+      let markSent = 0
+      let markDoneAt: number | undefined
+      let markFailed = false
+      // Polled often at first (most commands are short), then every 10 ms.
+      let delay = 1
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const check = () => {
+        timer = undefined
+        if (holder.fd === undefined) return
+        if (!isRunning(term.pid)) {
+          const now = Date.now()
+          goneAt ??= now
+          if (markDoneAt === undefined && !markFailed) {
+            const sent = writeMark(term, mark, markSent)
+            if (sent === undefined) markFailed = true
+            else if ((markSent = sent) === mark.bytes.length) markDoneAt = now
+          }
+          const quiet = now - lastData >= PTY_QUIET_MS
+          // Written: wait for it. Cannot be written: quiet time, as before. Not all written yet (the
+          // buffer is full, so output is still being read): keep trying, within the same bound.
+          const drained = mark.seen() ||
+            (markDoneAt !== undefined
+              ? now - markDoneAt >= PTY_MARK_WAIT_MS
+              : markFailed
+              ? quiet
+              : quiet && now - goneAt >= PTY_MARK_WAIT_MS)
+          if (drained) {
+            releaseSlave(holder)
+            return
+          }
+        }
+        delay = Math.min(delay + 1, 10)
+        timer = setTimeout(check, delay)
+        timer.unref()
+      }
+      timer = setTimeout(check, delay)
+      timer.unref()
       term.onExit(() => {
-        clearInterval(poll)
+        if (timer !== undefined) clearTimeout(timer)
         releaseSlave(holder)
       })
     }
     term.onExit(({ exitCode, signal }) => {
+      mark.flush()
       exited = true
       Deferred.doneUnsafe(done, Effect.succeed({ exitCode: signal ? null : exitCode, signal: signalName(signal) }))
     })
