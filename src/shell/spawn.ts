@@ -86,10 +86,16 @@ const isRunning = (pid: number): boolean => {
   }
 }
 
-/** Opens the PTY's slave side (node-pty keeps its device path in `_pty`); undefined when it cannot. */
-const holdSlave = (term: NodePty.IPty): { fd: number | undefined } | undefined => {
+/** The device path of the PTY's slave side (node-pty keeps it in `_pty`), if it can be read. */
+const slaveDevice = (term: NodePty.IPty): string | undefined => {
   const device = (term as unknown as { readonly _pty?: unknown })._pty
-  if (typeof device !== "string") return undefined
+  return typeof device === "string" ? device : undefined
+}
+
+/** Opens the PTY's slave side; undefined when it cannot. */
+const holdSlave = (term: NodePty.IPty): { fd: number | undefined } | undefined => {
+  const device = slaveDevice(term)
+  if (device === undefined) return undefined
   try {
     return { fd: fs.openSync(device, fs.constants.O_RDWR | fs.constants.O_NOCTTY) }
   } catch {
@@ -114,8 +120,8 @@ const releaseSlave = (holder: { fd: number | undefined }) => {
  * it cannot be written at all.
  */
 const writeMark = (term: NodePty.IPty, mark: DrainMark, sent: number): number | undefined => {
-  const device = (term as unknown as { readonly _pty?: unknown })._pty
-  if (typeof device !== "string") return undefined
+  const device = slaveDevice(term)
+  if (device === undefined) return undefined
   let fd: number | undefined
   try {
     fd = fs.openSync(device, fs.constants.O_WRONLY | fs.constants.O_NOCTTY | fs.constants.O_NONBLOCK)

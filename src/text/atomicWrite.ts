@@ -97,43 +97,43 @@ export const resolveWriteTarget = (file: string): Effect.Effect<string, AtomicWr
     Effect.mapError((e) => new AtomicWriteError({ op: "realpath", path: file, code: e.code, message: `cannot resolve ${file}` }))
   )
 
-/** What the file must still hold for a write to go ahead: its bytes, their hash, or nothing (absent). */
+/** What the file must still hold for a write to go ahead: nothing (it must not exist), its bytes, or their hash. */
 type Expected =
-  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array | null }
-  | { readonly _tag: "Hash"; readonly hash: string | null }
+  | { readonly _tag: "Absent" }
+  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array }
+  | { readonly _tag: "Hash"; readonly hash: string }
 
-const expectedOf = (options: AtomicWriteOptions): Expected | undefined =>
-  options.expectedBytes !== undefined
-    ? { _tag: "Bytes", bytes: options.expectedBytes }
-    : options.expectedHash !== undefined
-    ? { _tag: "Hash", hash: options.expectedHash }
-    : undefined
+const expectedOf = ({ expectedBytes, expectedHash }: AtomicWriteOptions): Expected | undefined => {
+  const given = expectedBytes !== undefined ? expectedBytes : expectedHash
+  if (given === undefined) return undefined
+  if (given === null) return { _tag: "Absent" }
+  return typeof given === "string" ? { _tag: "Hash", hash: given } : { _tag: "Bytes", bytes: given }
+}
 
-/** Whether the file holds the expected bytes now: "same", "absent" (it does not exist) or "differs". */
-const compareWith = (file: string, bytes: Uint8Array): Effect.Effect<"same" | "absent" | "differs", AtomicWriteError> =>
-  Effect.acquireUseRelease(
-    attempt("read", file, () => fsp.open(file, "r")),
-    (handle) => attempt("read", file, () => sameContents(handle, bytes)),
-    (handle) => Effect.promise(() => handle.close())
-  ).pipe(
-    Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
-    Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed("absent" as const))
-  )
-
+/** Whether the file now holds what was expected: "same", "absent" (it does not exist) or "differs". */
 const currentState = (file: string, expected: Expected): Effect.Effect<"same" | "absent" | "differs", AtomicWriteError> => {
-  if (expected._tag === "Bytes") {
-    if (expected.bytes !== null) return compareWith(file, expected.bytes)
-    return Effect.map(statOrNone(file), (found) => (Option.isNone(found) ? "same" : "differs"))
+  switch (expected._tag) {
+    case "Absent":
+      return Effect.map(statOrNone(file), (found) => (Option.isNone(found) ? "same" : "differs"))
+    case "Hash":
+      return Effect.map(hashFile(file), (actual) => (actual === expected.hash ? "same" : actual === null ? "absent" : "differs"))
+    case "Bytes":
+      return Effect.acquireUseRelease(
+        attempt("read", file, () => fsp.open(file, "r")),
+        (handle) => attempt("read", file, () => sameContents(handle, expected.bytes)),
+        (handle) => Effect.promise(() => handle.close())
+      ).pipe(
+        Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
+        Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed("absent" as const))
+      )
   }
-  return Effect.map(hashFile(file), (actual) => (actual === expected.hash ? "same" : actual === null ? "absent" : "differs"))
 }
 
 const verify = Effect.fnUntraced(function*(target: string, expected: Expected | undefined) {
   if (expected === undefined) return
   const state = yield* currentState(target, expected)
   if (state === "same") return
-  const mustNotExist = expected._tag === "Bytes" ? expected.bytes === null : expected.hash === null
-  const what = mustNotExist
+  const what = expected._tag === "Absent"
     ? "was created by someone else"
     : state === "absent"
     ? "was deleted"

@@ -58,51 +58,53 @@ export const readUpTo = async (handle: FileHandle, size: number, onChunk?: (chun
 }
 
 /**
- * Whether an open file holds exactly `expected`, to its end: read in chunks (two chunk buffers) and
- * compared as they arrive, stopping at the first difference. Comparing is several times cheaper
- * than hashing both sides, so a compare-and-swap that still has the bytes it read uses this.
- * @category reading
+ * Reads an open file from its start to its end in chunks through two chunk buffers (the next read
+ * in flight while `onChunk` sees the last one), until `onChunk` returns false. Whether it read to
+ * the end.
  */
-export const sameContents = async (handle: FileHandle, expected: Uint8Array): Promise<boolean> => {
+const eachChunk = async (handle: FileHandle, onChunk: (chunk: Buffer, position: number) => boolean): Promise<boolean> => {
   const buffers = [Buffer.allocUnsafe(IO_CHUNK_BYTES), Buffer.allocUnsafe(IO_CHUNK_BYTES)] as const
-  const want = Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength)
   let position = 0
   let turn = 0
   let pending = readAt(handle, buffers[0], 0, IO_CHUNK_BYTES, 0)
   for (;;) {
     const n = await pending
-    if (n === 0) return position === want.length
+    if (n === 0) return true
     const current = buffers[turn]!
     const at = position
-    position += n
-    if (position > want.length) return false
-    turn ^= 1
-    const more = n === IO_CHUNK_BYTES
-    if (more) pending = readAt(handle, buffers[turn]!, 0, IO_CHUNK_BYTES, position)
-    if (!current.subarray(0, n).equals(want.subarray(at, position))) return false
-    if (!more) return position === want.length
-  }
-}
-
-/** The sha256 of an open file's bytes to its end, read in chunks (two chunk buffers, whatever the size). @category hashing */
-export const hashContents = async (handle: FileHandle): Promise<string> => {
-  const buffers = [Buffer.allocUnsafe(IO_CHUNK_BYTES), Buffer.allocUnsafe(IO_CHUNK_BYTES)] as const
-  const hash = createHash("sha256")
-  let position = 0
-  let turn = 0
-  let pending = readAt(handle, buffers[0], 0, IO_CHUNK_BYTES, 0)
-  for (;;) {
-    const n = await pending
-    if (n === 0) break
-    const current = buffers[turn]!
     position += n
     turn ^= 1
     // A short read of a regular file is its end: no further read is needed to find it.
     const more = n === IO_CHUNK_BYTES
     if (more) pending = readAt(handle, buffers[turn]!, 0, IO_CHUNK_BYTES, position)
-    hash.update(current.subarray(0, n))
-    if (!more) break
+    if (!onChunk(current.subarray(0, n), at)) return false
+    if (!more) return true
   }
+}
+
+/**
+ * Whether an open file holds exactly `expected`, to its end: compared chunk by chunk as they are
+ * read, stopping at the first difference. Comparing is several times cheaper than hashing both
+ * sides, so a compare-and-swap that still has the bytes it read uses this.
+ * @category reading
+ */
+export const sameContents = async (handle: FileHandle, expected: Uint8Array): Promise<boolean> => {
+  const want = Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength)
+  let seen = 0
+  const same = await eachChunk(handle, (chunk, at) => {
+    seen = at + chunk.length
+    return seen <= want.length && chunk.equals(want.subarray(at, seen))
+  })
+  return same && seen === want.length
+}
+
+/** The sha256 of an open file's bytes to its end, read in chunks (two chunk buffers, whatever the size). @category hashing */
+export const hashContents = async (handle: FileHandle): Promise<string> => {
+  const hash = createHash("sha256")
+  await eachChunk(handle, (chunk) => {
+    hash.update(chunk)
+    return true
+  })
   return hash.digest("hex")
 }
 

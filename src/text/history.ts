@@ -135,11 +135,19 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
   const metaPath = (id: string) => path.join(dir, `${id}.json`)
   const dataPath = (id: string) => path.join(dir, `${id}.bak`)
 
-  const entries: Effect.Effect<ReadonlyArray<HistoryEntry>, HistoryError> = Effect.gen(function*() {
-    const names = yield* call("readdir", dir, () => fsp.readdir(dir)).pipe(
+  /** The directory's entry ids, oldest first, and the ids whose bytes were kept. */
+  const listing = Effect.map(
+    call("readdir", dir, () => fsp.readdir(dir)).pipe(
       Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed([] as Array<string>))
-    )
-    const ids = names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5)).sort()
+    ),
+    (names) => ({
+      ids: names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5)).sort(),
+      withBytes: new Set(names.filter((n) => n.endsWith(".bak")).map((n) => n.slice(0, -4)))
+    })
+  )
+
+  const entries: Effect.Effect<ReadonlyArray<HistoryEntry>, HistoryError> = Effect.gen(function*() {
+    const { ids } = yield* listing
     const loaded = yield* Effect.forEach(ids, (id) =>
       call("read", metaPath(id), () => fsp.readFile(metaPath(id), "utf8")).pipe(
         Effect.map(parseEntry),
@@ -159,11 +167,7 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
   // before-image. (Reading and parsing every metadata file, one after another,
   // made each edit slower as the history filled: 9 ms per edit at first, 42 ms at 250 entries.)
   const prune = Effect.gen(function*() {
-    const names = yield* call("readdir", dir, () => fsp.readdir(dir)).pipe(
-      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed([] as Array<string>))
-    )
-    const ids = names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5)).sort()
-    const withBytes = new Set(names.filter((n) => n.endsWith(".bak")).map((n) => n.slice(0, -4)))
+    const { ids, withBytes } = yield* listing
     // Synchronous stats: a few µs each from the dentry cache, where an async stat costs a thread-pool
     // round trip and a promise per file (200 of them were ~3 ms an edit).
     const sizes = yield* Effect.sync(() => ids.map((id) => (withBytes.has(id) ? sizeOf(dataPath(id)) : 0)))

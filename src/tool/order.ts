@@ -40,6 +40,7 @@ const ranks = primaryRanks()
 export const compareText = (a: string, b: string): number => {
   if (a === b) return 0
   const n = Math.min(a.length, b.length)
+  // A difference in case only (same primary weight) matters only if all the primary weights are equal.
   for (let i = 0; i < n; i++) {
     const ca = a.charCodeAt(i)
     const cb = b.charCodeAt(i)
@@ -48,27 +49,14 @@ export const compareText = (a: string, b: string): number => {
     const rb = cb < 128 ? ranks[cb]! : 0
     if (ra === 0 || rb === 0) return collator.compare(a, b)
     if (ra !== rb) return ra - rb
-    // Same primary weight (case only): the rest decides at the primary level, case only if it is all equal.
-    return restDiffers(a, b, i + 1, n) ?? collator.compare(a, b)
   }
-  // One is a prefix of the other: every remaining character is checked to carry a weight.
+  // Same length, same primary weights, not equal: they differ in case only, which the collator orders.
+  if (a.length === b.length) return collator.compare(a, b)
+  // One is a primary prefix of the other: the shorter comes first if every further character carries a weight.
   const longer = a.length > b.length ? a : b
   for (let i = n; i < longer.length; i++) {
     const c = longer.charCodeAt(i)
     if (c >= 128 || ranks[c] === 0) return collator.compare(a, b)
   }
   return a.length - b.length
-}
-
-/** After a case-only difference: the first primary difference further on, or undefined for the collator. */
-const restDiffers = (a: string, b: string, from: number, n: number): number | undefined => {
-  for (let i = from; i < n; i++) {
-    const ca = a.charCodeAt(i)
-    const cb = b.charCodeAt(i)
-    const ra = ca < 128 ? ranks[ca]! : 0
-    const rb = cb < 128 ? ranks[cb]! : 0
-    if (ra === 0 || rb === 0) return undefined
-    if (ra !== rb) return ra - rb
-  }
-  return undefined
 }
