@@ -98,7 +98,7 @@ export const notebookGuard = (ctx: MutationContext, p: string): PriorGuard<Guard
         display: "special file; cannot edit via this tool."
       })
     }
-    const status = yield* ctx.cache.check(stats.success)
+    const status = yield* ctx.cache.check(stats.success, p)
     if (status.state === "stale") {
       return yield* new FileChangedSinceRead({
         message: `Notebook ${p} has been modified since you last read it. Re-read it with the read_file tool before editing it.`,

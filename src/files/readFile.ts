@@ -158,7 +158,7 @@ export const makeReadFile = Effect.gen(function*() {
                 })
               }
               if (full && !cache.disabled) {
-                const status = yield* cache.check(stats)
+                const status = yield* cache.check(stats, abs)
                 const e = status.state === "fresh" ? status.entry : undefined
                 if (
                   e !== undefined && e.lastReadAt !== undefined && e.lastReadWasFull && e.lastReadCacheable &&
