@@ -19,7 +19,9 @@ describe("Tool.build", () => {
       assert.deepStrictEqual(invocation.params, { file_path: "a/b.txt", count: 2 })
       assert.strictEqual(invocation.description, "touch a/b.txt")
       assert.strictEqual(yield* invocation.defaultPermission, "ask")
-      assert.deepStrictEqual(invocation.pathParams, ["a/b.txt"])
+      assert.deepStrictEqual(invocation.tool.pathFields, ["file_path"])
+      // no build context (a direct call): nothing resolves the path, the call claims no locations
+      assert.deepStrictEqual(invocation.locations, [])
       assert.isFalse(invocation.concurrencySafe)
     }))
 
