@@ -9,6 +9,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
+import { MAX_ATTEMPTS, replaceAndReuseInode } from "../support/recycleInode.js"
 import { connectServe, tempDir } from "../support/serve.js"
 
 const SECRET = "secret file.txt"
@@ -81,24 +82,16 @@ describe("read evidence on a recycled inode (serve door)", () => {
       const root = yield* tempDir()
       const state = yield* tempDir()
       const client = yield* connectServe(["--approval", "yolo", "--root", root, "--state-dir", state])
-      const original = path.join(root, "a.txt")
-      fs.writeFileSync(original, "alpha\nbeta\n")
-      const oldIno = fs.statSync(original).ino
-      const read = yield* Effect.promise(() => client.callTool({ name: "read_file", arguments: { file_path: "a.txt" } })) as Effect.Effect<CallResult>
-      assert.notStrictEqual(read.isError, true)
-      // replaced atomically by the tool itself: the read inode is freed
-      const written = yield* Effect.promise(() =>
-        client.callTool({ name: "write_file", arguments: { file_path: "a.txt", content: "alpha\ngamma\n" } })
-      ) as Effect.Effect<CallResult>
-      assert.notStrictEqual(written.isError, true, textOf(written))
       let reused: string | undefined
-      for (let i = 0; i < 2000 && reused === undefined; i++) {
-        const candidate = path.join(root, `new-${i}.txt`)
-        fs.writeFileSync(candidate, "alpha\nbeta\n")
-        if (fs.statSync(candidate).ino === oldIno) reused = candidate
-        else fs.rmSync(candidate)
+      for (let attempt = 0; attempt < MAX_ATTEMPTS && reused === undefined; attempt++) {
+        const name = `a${attempt}.txt`
+        fs.writeFileSync(path.join(root, name), "alpha\nbeta\n")
+        const read = yield* Effect.promise(() => client.callTool({ name: "read_file", arguments: { file_path: name } })) as Effect.Effect<CallResult>
+        assert.notStrictEqual(read.isError, true, textOf(read))
+        // replaced atomically: the read inode is freed, and a new file gets its number
+        reused = replaceAndReuseInode(path.join(root, name), "alpha\ngamma\n", "alpha\nbeta\n")
       }
-      assert.isDefined(reused, `no new file reused inode ${oldIno} on ${root}`)
+      assert.isDefined(reused, `no new file reused a freed inode in ${MAX_ATTEMPTS} attempts on ${root}`)
       const edit = yield* Effect.promise(() =>
         client.callTool({ name: "edit", arguments: { file_path: path.basename(reused!), old_string: "beta", new_string: "delta" } })
       ) as Effect.Effect<CallResult>

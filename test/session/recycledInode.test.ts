@@ -10,39 +10,27 @@ import { checkPriorRead } from "../../src/session/priorRead.js"
 import { type FileIdentity, makeFileReadCache } from "../../src/session/readCache.js"
 import { EditRequiresPriorRead } from "../../src/tool/errors.js"
 import { fileWorld, textOf } from "../files/helpers.js"
-
-/** New files tried before giving up on the file system recycling an inode number. */
-const MAX_TRIES = 2000
-
-/** Creates files in `dir` until one gets inode `ino`; its path, or undefined. Others are removed. */
-const fileReusingInode = (dir: string, ino: number, content: string): string | undefined => {
-  for (let i = 0; i < MAX_TRIES; i++) {
-    const candidate = path.join(dir, `new-${i}.txt`)
-    fs.writeFileSync(candidate, content)
-    if (fs.statSync(candidate).ino === ino) return candidate
-    fs.rmSync(candidate)
-  }
-  return undefined
-}
+import { MAX_ATTEMPTS, replaceAndReuseInode } from "../support/recycleInode.js"
 
 describe("read evidence on a recycled inode", () => {
   it.effect("editing a never-read file that reuses a read file's inode → edit_requires_prior_read", () =>
     Effect.gen(function*() {
       const w = yield* fileWorld()
-      const original = w.file("a.txt", "alpha\nbeta\n")
-      const oldIno = fs.statSync(original).ino
-      yield* w.read.call({ file_path: "a.txt" })
-      // an atomic replacement: the new bytes get a new inode, the read one is freed
-      const temp = w.file(".a.txt.tmp", "alpha\ngamma\n")
-      fs.renameSync(temp, original)
-      const reused = fileReusingInode(w.root, oldIno, "alpha\nbeta\n")
-      assert.isDefined(reused, `no new file reused inode ${oldIno} within ${MAX_TRIES} tries on ${w.root}`)
+      let reused: string | undefined
+      let original = ""
+      for (let attempt = 0; attempt < MAX_ATTEMPTS && reused === undefined; attempt++) {
+        original = w.file(`a${attempt}.txt`, "alpha\nbeta\n")
+        yield* w.read.call({ file_path: original })
+        // an atomic replacement: the new bytes get a new inode, the read one is freed and handed out again
+        reused = replaceAndReuseInode(original, "alpha\ngamma\n", "alpha\nbeta\n")
+      }
+      assert.isDefined(reused, `no new file reused a freed inode in ${MAX_ATTEMPTS} attempts on ${w.root}`)
       const error = yield* Effect.flip(w.edit.call({ file_path: path.basename(reused!), old_string: "beta", new_string: "delta" }))
       assert.instanceOf(error, EditRequiresPriorRead)
       assert.strictEqual(error.code, "edit_requires_prior_read")
       assert.strictEqual(fs.readFileSync(reused!, "utf8"), "alpha\nbeta\n")
       // the replaced file itself was never read either
-      const replaced = yield* Effect.flip(w.edit.call({ file_path: "a.txt", old_string: "gamma", new_string: "delta" }))
+      const replaced = yield* Effect.flip(w.edit.call({ file_path: original, old_string: "gamma", new_string: "delta" }))
       assert.strictEqual(replaced.code, "edit_requires_prior_read")
       // and once read, the new file is editable as usual
       yield* w.read.call({ file_path: path.basename(reused!) })
