@@ -9,7 +9,7 @@ import * as path from "node:path"
 import { checkPriorRead } from "../../src/session/priorRead.js"
 import { type FileIdentity, makeFileReadCache } from "../../src/session/readCache.js"
 import { EditRequiresPriorRead } from "../../src/tool/errors.js"
-import { fileWorld, textOf } from "../files/helpers.js"
+import { fileWorld, pinMtime, textOf } from "../files/helpers.js"
 import { MAX_ATTEMPTS, replaceAndReuseInode } from "../support/recycleInode.js"
 
 describe("read evidence on a recycled inode", () => {
@@ -36,6 +36,28 @@ describe("read evidence on a recycled inode", () => {
       yield* w.read.call({ file_path: path.basename(reused!) })
       const done = yield* w.edit.call({ file_path: path.basename(reused!), old_string: "beta", new_string: "delta" })
       assert.include(textOf(done), "has been updated")
+    }))
+
+  it.effect("a recycled inode made to look like the read file (same size, same mtime) still needs a read", () =>
+    Effect.gen(function*() {
+      const w = yield* fileWorld()
+      let reused: string | undefined
+      let readStats: fs.Stats | undefined
+      for (let attempt = 0; attempt < MAX_ATTEMPTS && reused === undefined; attempt++) {
+        const original = w.file(`b${attempt}.txt`, "alpha\nbeta\n")
+        pinMtime(original)
+        yield* w.read.call({ file_path: original })
+        readStats = fs.statSync(original)
+        reused = replaceAndReuseInode(original, "alpha\ngamma\n", "alpha\nbeta\n")
+      }
+      assert.isDefined(reused, `no new file reused a freed inode in ${MAX_ATTEMPTS} attempts on ${w.root}`)
+      pinMtime(reused!)
+      const now = fs.statSync(reused!)
+      assert.strictEqual(now.size, readStats!.size)
+      assert.strictEqual(now.mtimeMs, readStats!.mtimeMs)
+      const error = yield* Effect.flip(w.edit.call({ file_path: reused!, old_string: "beta", new_string: "delta" }))
+      assert.strictEqual(error.code, "edit_requires_prior_read")
+      assert.strictEqual(fs.readFileSync(reused!, "utf8"), "alpha\nbeta\n")
     }))
 
   it.effect("same size and mtime on the recycled inode still gives no evidence (birth time differs)", () =>
