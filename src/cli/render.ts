@@ -148,7 +148,10 @@ export const resultToJson = (result: CallResult): Record<string, unknown> => {
 /** What a person is shown before approving a call. @category rendering */
 export const renderApproval = (request: ApprovalRequest, color: boolean): string => {
   const d = request.details
-  const head = `${style.yellow(color, "?")} ${style.bold(color, d.title)}\n  ${request.description}`
+  const touches = request.locations !== undefined && request.locations.length > 0
+    ? `\n  ${style.dim(color, `touches ${request.locations.join(", ")}`)}`
+    : ""
+  const head = `${style.yellow(color, "?")} ${style.bold(color, d.title)}\n  ${request.description}${touches}`
   switch (d.type) {
     case "edit":
       return `${head}\n${fileDiff({ _tag: "FileDiff", fileName: d.fileName, diff: d.fileDiff, originalContent: d.originalContent, newContent: d.newContent }, color)}`

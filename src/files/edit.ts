@@ -23,6 +23,7 @@ import {
 } from "../tool/index.js"
 import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
 import { commitSnapshot, makeMutationContext, unchangedSinceApproval } from "./mutation.js"
+import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
 const DESCRIPTION = `Replaces text within a file, or creates a new file.
@@ -128,7 +129,7 @@ export const makeEdit = Effect.gen(function*() {
             : params.old_string === params.new_string
             ? `No file changes to ${rel}`
             : rel,
-          locations: [abs],
+          locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("ask" as const),
           confirmation: Effect.gen(function*() {
             const p = yield* plan

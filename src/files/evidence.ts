@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { LineRange } from "../session/lineRanges.js"
-import { type FileIdentity, type FileReadCacheService, inodeKey } from "../session/readCache.js"
+import { type FileIdentity, type FileReadCacheService, inodeKey, sameFile } from "../session/readCache.js"
 import type { ChangedLines } from "../text/diff.js"
 import { EditRequiresPriorRead } from "../tool/errors.js"
 
@@ -26,8 +26,12 @@ const describeRanges = (ranges: ReadonlyArray<LineRange>): string =>
     ? "none"
     : ranges.map((r) => (r.end === Number.POSITIVE_INFINITY ? `${r.start}-end` : r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`)).join(", ")
 
+/** The lines seen of this very file: an entry left by an earlier file with the same inode shows none. */
 const seenSoFar = (cache: FileReadCacheService, stats: FileIdentity) =>
-  Effect.map(cache.get(inodeKey(stats)), (entry) => describeRanges(Option.getOrUndefined(entry)?.seenLines ?? []))
+  Effect.map(cache.get(inodeKey(stats)), (found) => {
+    const entry = Option.getOrUndefined(found)
+    return describeRanges(entry !== undefined && sameFile(entry, stats) ? entry.seenLines ?? [] : [])
+  })
 
 /**
  * Fails with `edit_requires_prior_read` when some changed line range was not seen in this session.
@@ -41,7 +45,7 @@ export const requireSeenLines = Effect.fnUntraced(function*(
 ) {
   if (cache.disabled || cache.readEvidence !== "ranges") return
   for (const range of changed) {
-    if (yield* cache.hasSeenLines(inodeKey(stats), range.start, range.end)) continue
+    if (yield* cache.hasSeenLines(stats, range.start, range.end)) continue
     const lines = range.start === range.end ? `line ${range.start}` : `lines ${range.start}-${range.end}`
     return yield* new EditRequiresPriorRead({
       message: `This edit changes ${lines} of ${abs}, which this session has not read (lines seen so far: ` +
@@ -63,7 +67,7 @@ export const requireSeenWholeFile = Effect.fnUntraced(function*(
   totalLines: number
 ) {
   if (cache.disabled || cache.readEvidence !== "ranges") return
-  if (yield* cache.hasSeenWholeFile(inodeKey(stats), totalLines)) return
+  if (yield* cache.hasSeenWholeFile(stats, totalLines)) return
   return yield* new EditRequiresPriorRead({
     message: `Overwriting ${abs} replaces all ${totalLines} of its lines, but this session has only seen lines ` +
       `${yield* seenSoFar(cache, stats)}. Read the rest with the read_file tool (offset / limit pages) before ` +

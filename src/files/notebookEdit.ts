@@ -32,6 +32,7 @@ import {
 } from "../tool/index.js"
 import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "./mutation.js"
 import { applyNotebookEdit, displayIds, hasStableIds, type Notebook, parseNotebook } from "./notebook.js"
+import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
 const DESCRIPTION = `Edits one cell of a Jupyter notebook (.ipynb): replace its source, insert a new cell, or delete it.
@@ -98,7 +99,7 @@ export const notebookGuard = (ctx: MutationContext, p: string): PriorGuard<Guard
         display: "special file; cannot edit via this tool."
       })
     }
-    const status = yield* ctx.cache.check(stats.success)
+    const status = yield* ctx.cache.check(stats.success, p)
     if (status.state === "stale") {
       return yield* new FileChangedSinceRead({
         message: `Notebook ${p} has been modified since you last read it. Re-read it with the read_file tool before editing it.`,
@@ -206,7 +207,7 @@ export const makeNotebookEdit = Effect.gen(function*() {
         })
         return {
           description: `${mode} cell ${params.cell_id ?? "(top)"} in ${rel}`,
-          locations: [abs],
+          locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("ask" as const),
           confirmation: Effect.gen(function*() {
             const p = yield* plan

@@ -25,6 +25,7 @@ import {
   TargetIsDirectory
 } from "../tool/index.js"
 import { loadFileToolsSettings } from "./config.js"
+import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 import { parsePages } from "./pdf.js"
 import { HEAD_BYTES, type ReadFileData, readByKind, type ReadOutcome } from "./readKinds.js"
@@ -140,7 +141,7 @@ export const makeReadFile = Effect.gen(function*() {
         const full = params.offset === undefined && params.limit === undefined && pages === undefined
         return {
           description: describe(rel, params),
-          locations: [abs],
+          locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("allow" as const),
           execute: () =>
             Effect.gen(function*() {
@@ -158,7 +159,7 @@ export const makeReadFile = Effect.gen(function*() {
                 })
               }
               if (full && !cache.disabled) {
-                const status = yield* cache.check(stats)
+                const status = yield* cache.check(stats, abs)
                 const e = status.state === "fresh" ? status.entry : undefined
                 if (
                   e !== undefined && e.lastReadAt !== undefined && e.lastReadWasFull && e.lastReadCacheable &&

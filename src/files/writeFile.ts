@@ -34,6 +34,7 @@ import {
 } from "../tool/index.js"
 import { countTextLines, requireSeenWholeFile } from "./evidence.js"
 import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "./mutation.js"
+import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 import { writeFailure } from "./writeErrors.js"
 
@@ -148,7 +149,7 @@ export const makeWriteFile = Effect.gen(function*() {
           createPatchSmart(path.basename(abs), p.currentText ?? "", p.newText, from, to)
         return {
           description: `Writing to ${rel}`,
-          locations: [abs],
+          locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("ask" as const),
           confirmation: Effect.gen(function*() {
             const p = yield* plan

@@ -525,7 +525,7 @@ const declaredTool = (info: ToolInfo, load: Effect.Effect<AnyTool, ToolNotRegist
     ...info,
     params: JsonSchemaParams,
     toAutoClassifierInput: (params) => real?.toAutoClassifierInput(params) ?? "",
-    build: (args) => Effect.flatMap(loaded, (tool) => tool.build(args)),
+    build: (args, context) => Effect.flatMap(loaded, (tool) => tool.build(args, context)),
     call: (params, context) => Effect.flatMap(loaded, (tool) => tool.call(params, context)),
     withName: (name) => declaredTool({ ...info, name }, Effect.map(loaded, (tool) => tool.withName(name)))
   }

@@ -16,6 +16,8 @@ import type { ToolInfo } from "../tool/tool.js"
 export interface ApprovalRequest {
   readonly tool: ToolInfo
   readonly description: string
+  /** The real paths the call will read or write (what the policy decided on). */
+  readonly locations?: ReadonlyArray<string> | undefined
   readonly details: ConfirmationDetails
 }
 

@@ -1,6 +1,7 @@
 /**
  * Hooks around every call: a pre-call hook may block a call with a reason; a post-call hook observes
- * the outcome and cannot fail it. Event hooks see what a call changes (a todo created or completed):
+ * the outcome and cannot fail it. A hook that judges paths reads `invocation.locations`, the real
+ * paths the tool resolved and will touch (what the policy decided on), never the raw params. Event hooks see what a call changes (a todo created or completed):
  * in the `validation` phase they may block the change, in the `postWrite` phase they only observe.
  *
  * @since 0.1.0
@@ -31,6 +32,7 @@ export interface EventObservation {
 
 /** The hook functions; `onEvent` is optional. @category models */
 export interface ToolHooksService {
+  /** Runs after the policy and any approval, before `execute`; `invocation.locations` are the paths at stake. */
   readonly beforeCall: (invocation: Invocation) => Effect.Effect<HookVerdict>
   readonly afterCall: (observation: CallObservation) => Effect.Effect<void>
   /** Tool events (todo created / completed), in both phases. */

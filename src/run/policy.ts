@@ -3,9 +3,12 @@
  * the approval mode, gives `allow`, `ask` or `deny`.
  *
  * Rules look like `run_shell_command(git status*)`, `edit(src/**)` or `mcp__github__*`. The part in
- * parentheses matches the call's path params (as globs, against the path relative to the first root
- * and the absolute path) or, for tools without path params, the tool's classifier input (the
- * command, for the shell). Deny beats ask beats allow; a deny holds even in `yolo`.
+ * parentheses matches, for a tool with path params, the call's locations: the real paths the tool
+ * itself resolved and will touch (as globs, against the path relative to the first root and the
+ * absolute path), so every spelling of one file (escapes, `./`, `..`, a symlink to it) gets one
+ * decision. For other tools it matches the classifier input (the command, for the shell). An ask or
+ * deny rule applies when any location matches, an allow rule only when all do. Deny beats ask beats
+ * allow; a deny holds even in `yolo`.
  *
  * @since 0.1.0
  */
@@ -32,7 +35,7 @@ export interface PermissionRule {
 export interface PolicyInput {
   readonly tool: Pick<ToolInfo, "name" | "kind">
   readonly defaultPermission: Permission
-  /** Path params, resolved to absolute paths. */
+  /** The call's locations (real paths it reads or writes), for a tool with path params; else empty. */
   readonly paths: ReadonlyArray<string>
   /** What the tool exposes for matching when it has no path params (the shell's command). */
   readonly subject: string
@@ -74,10 +77,11 @@ export const ruleMatches = (rule: PermissionRule, input: PolicyInput, root: stri
   if (!matchesGlob(tool, input.tool.name, false)) return false
   if (specifier === undefined) return true
   if (input.paths.length > 0) {
-    return input.paths.some((abs) => {
+    const matches = (abs: string) => {
       const rel = root !== undefined ? nodePath.relative(root, abs) : abs
       return matchesGlob(specifier, abs, true) || (!rel.startsWith("..") && matchesGlob(specifier, rel, true))
-    })
+    }
+    return rule.decision === "allow" ? input.paths.every(matches) : input.paths.some(matches)
   }
   const parts = input.subjects !== undefined && input.subjects.length > 0 ? input.subjects : [input.subject]
   if (rule.decision === "allow") return parts.every((part) => matchesGlob(specifier, part, false))

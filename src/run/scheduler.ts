@@ -14,6 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../output/pipeline.js"
 import { ToolRegistry } from "../registry/registry.js"
+import { locateParam } from "../session/location.js"
 import { Workspace } from "../session/workspace.js"
 import { ExecutionDenied, isToolError, type ToolError, UnhandledException } from "../tool/errors.js"
 import type { CallFailure, CallResult } from "../tool/outcome.js"
@@ -22,7 +23,7 @@ import type { ToolResult } from "../tool/result.js"
 import type { ExecuteContext, Invocation, LiveOutput } from "../tool/tool.js"
 import { Approver } from "./approver.js"
 import { eventHooksFor, ToolHooks } from "./hooks.js"
-import { type ApprovalMode, decide, type PermissionRule, type PolicyDecision } from "./policy.js"
+import { type ApprovalMode, decide, type PermissionRule, type PolicyDecision, type PolicyInput } from "./policy.js"
 
 /** One call as a model emitted it. @category models */
 export interface ToolCall {
@@ -34,7 +35,7 @@ export interface ToolCall {
 /** The result of a batch. @category models */
 export interface BatchResult {
   readonly results: ReadonlyArray<CallResult>
-  /** Every path the calls touched: resolved path params and result files. */
+  /** Every path the calls touched: their locations (real paths) and result files. */
   readonly touchedPaths: ReadonlyArray<string>
   /** What the output pipeline did (offloads, failures, warnings). */
   readonly output: PipelineReport
@@ -77,6 +78,25 @@ export const partitionByConcurrencySafety = <A>(
   }
   return runs
 }
+
+/**
+ * What the policy sees of a call: its locations, the real paths the tool itself resolved (never the
+ * raw params, resolved a second time), for a tool with path params; the classifier input and rule
+ * subjects for the others (a shell command that is simulated as an edit still answers to
+ * `run_shell_command(...)` rules by its command).
+ * @category policy
+ */
+export const policyInputOf = (
+  invocation: Invocation,
+  defaultPermission: PolicyInput["defaultPermission"],
+  subject: string
+): PolicyInput => ({
+  tool: invocation.tool,
+  defaultPermission,
+  paths: invocation.tool.pathFields.length > 0 ? invocation.locations : [],
+  subject,
+  subjects: invocation.ruleSubjects
+})
 
 type Prepared =
   | {
@@ -135,29 +155,21 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
   const rules = options.rules ?? []
   const maxConcurrency = Math.max(1, options.maxConcurrency ?? 10)
 
-  const resolvePaths = (invocation: Invocation) =>
-    Effect.forEach(invocation.pathParams, (p) =>
-      workspace.resolveReadable(p).pipe(Effect.map((abs) => [abs]), Effect.catch(() => Effect.succeed([]))))
-      .pipe(Effect.map((all) => all.flat()))
+  // Tools with path params but no locations of their own get them resolved once, in build.
+  const buildContext = { locate: locateParam(workspace) }
 
   const prepare = Effect.fnUntraced(function*(call: ToolCall) {
     const fail = (error: ToolError, paths: ReadonlyArray<string> = []): Prepared => ({ _tag: "Done", result: failureOf(call, error), paths })
     const tool = yield* Effect.result(registry.ensure(call.name))
     if (tool._tag === "Failure") return fail(tool.failure)
-    const built = yield* Effect.exit(tool.success.build(call.args))
+    const built = yield* Effect.exit(tool.success.build(call.args, buildContext))
     if (Exit.isFailure(built)) return fail(toToolError(built.cause))
     const invocation = built.value
-    const paths = yield* resolvePaths(invocation)
+    const paths = invocation.locations
     const permission = yield* Effect.exit(invocation.defaultPermission)
     if (Exit.isFailure(permission)) return fail(toToolError(permission.cause), paths)
     const decision = decide(
-      {
-        tool: invocation.tool,
-        defaultPermission: permission.value,
-        paths,
-        subject: tool.success.toAutoClassifierInput(invocation.params),
-        subjects: invocation.ruleSubjects
-      },
+      policyInputOf(invocation, permission.value, tool.success.toAutoClassifierInput(invocation.params)),
       { mode: yield* Ref.get(mode), rules, root: workspace.primaryRoot }
     )
     if (decision.permission === "deny") {
@@ -170,7 +182,12 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     if (interactive || (decision.permission === "ask" && !(yield* Ref.get(alwaysApproved)).has(invocation.tool.name))) {
       const details = yield* Effect.exit(invocation.confirmation)
       if (Exit.isFailure(details)) return fail(toToolError(details.cause), paths)
-      const outcome = yield* approver.confirm({ tool: invocation.tool, description: invocation.description, details: details.value })
+      const outcome = yield* approver.confirm({
+        tool: invocation.tool,
+        description: invocation.description,
+        locations: invocation.locations,
+        details: details.value
+      })
       if (!interactive && outcome._tag === "cancel") {
         return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome.reason) } } as Prepared
       }

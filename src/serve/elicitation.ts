@@ -15,7 +15,8 @@ const MAX_PREVIEW_CHARS = 20_000
 /** The text a person sees for a request. @category converters */
 export const approvalMessage = (request: ApprovalRequest): string => {
   const d = request.details
-  const head = `${d.title}\n\n${request.description}`
+  const touches = request.locations !== undefined && request.locations.length > 0 ? `\nTouches: ${request.locations.join(", ")}` : ""
+  const head = `${d.title}\n\n${request.description}${touches}`
   switch (d.type) {
     case "edit": {
       const diff = d.fileDiff.length > MAX_PREVIEW_CHARS ? `${d.fileDiff.slice(0, MAX_PREVIEW_CHARS)}\n… (diff cut)` : d.fileDiff

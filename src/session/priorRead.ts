@@ -93,7 +93,7 @@ export const checkPriorRead: (
       display: `special file; cannot ${base} via this tool.`
     })
   }
-  const status = yield* cache.check(stats.success)
+  const status = yield* cache.check(stats.success, p)
   const wasRead = status.state === "fresh" && status.entry.lastReadAt !== undefined
   if (wasRead && status.entry.lastReadCacheable) return
   if (status.state === "stale") {

@@ -4,7 +4,10 @@
  * "unchanged" fast path consult it.
  *
  * Entries are keyed by `${dev}:${ino}`, so symlinks, hard links and case variants of one file
- * collapse onto one entry. The cache does no I/O of its own (except `invalidateByPath`, which
+ * collapse onto one entry. An inode number is recycled once its file is gone (an atomic write frees
+ * the old one), so a key alone does not name a file: every lookup also checks that the entry belongs
+ * to the file in hand ({@link sameFile}: its birth time where the file system records one, else the
+ * path the read used and the ctime), and evidence of another file counts as none. The cache does no I/O of its own (except `invalidateByPath`, which
  * resolves the path): callers stat the file and pass the stats in. State is one `Map` owned by the
  * service and changed in place, each change one synchronous step (no fiber sees half of it; a grep
  * that records 800 files no longer copies a 4,096-entry map 800 times). One session owns one cache,
@@ -30,6 +33,10 @@ export interface FileIdentity {
   readonly ino: number
   readonly mtimeMs: number
   readonly size: number
+  /** Creation time (ms); 0 or absent when the file system does not record it. */
+  readonly birthtimeMs?: number
+  /** Inode change time (ms); absent when unknown. */
+  readonly ctimeMs?: number
 }
 
 /** The canonical key of a file: `${dev}:${ino}`. @category constructors */
@@ -39,8 +46,12 @@ export const inodeKey = (stats: Pick<FileIdentity, "dev" | "ino">): string => `$
 export interface FileReadEntry {
   /** `${dev}:${ino}`: the identity. */
   readonly inodeKey: string
-  /** The last path seen for this inode (diagnostic; not used for lookup). */
+  /** The last path seen for this inode (where the file system has no birth time, part of its identity). */
   readonly realPath: string
+  /** Birth time (ms) of the file recorded; 0 when the file system does not record one. */
+  readonly birthtimeMs: number
+  /** ctime (ms) at the last record; undefined when unknown. */
+  readonly ctimeMs?: number
   /** mtime (ms) at the last record. */
   readonly mtimeMs: number
   /** Size in bytes at the last record. */
@@ -102,8 +113,12 @@ export interface FileReadCacheService {
     stats: FileIdentity,
     options?: { readonly cacheable?: boolean }
   ) => Effect.Effect<FileReadEntry>
-  /** `unknown` (no entry), `stale` (mtime or size differs) or `fresh`. */
-  readonly check: (stats: FileIdentity) => Effect.Effect<FileReadCheck>
+  /**
+   * `unknown` (no entry, or the entry belongs to another file that had this inode), `stale` (mtime
+   * or size differs) or `fresh`. `absPath`, the path the caller is about to use, is checked against
+   * the path of the read when the file system records no birth time.
+   */
+  readonly check: (stats: FileIdentity, absPath?: string) => Effect.Effect<FileReadCheck>
   /** The entry for an inode key. */
   readonly get: (key: string) => Effect.Effect<Option.Option<FileReadEntry>>
   /** Clears only `readResidentInHistory` (read rights stay); whether an entry existed. */
@@ -120,10 +135,13 @@ export interface FileReadCacheService {
   readonly size: Effect.Effect<number>
   /** Every entry, oldest insertion first. */
   readonly entries: Effect.Effect<ReadonlyArray<FileReadEntry>>
-  /** Whether lines `start..end` were seen; in `"fingerprint"` mode any recorded read counts. */
-  readonly hasSeenLines: (key: string, start: number, end: number) => Effect.Effect<boolean>
-  /** Whether all `totalLines` lines were seen; in `"fingerprint"` mode any recorded read counts. */
-  readonly hasSeenWholeFile: (key: string, totalLines: number) => Effect.Effect<boolean>
+  /**
+   * Whether lines `start..end` were seen; in `"fingerprint"` mode any recorded read counts. Given the
+   * file's stats (not just its key), only evidence recorded for that same file counts.
+   */
+  readonly hasSeenLines: (file: string | FileIdentity, start: number, end: number) => Effect.Effect<boolean>
+  /** Whether all `totalLines` lines were seen (see {@link hasSeenLines}). */
+  readonly hasSeenWholeFile: (file: string | FileIdentity, totalLines: number) => Effect.Effect<boolean>
 }
 
 /** The read cache of one session. @category services */
@@ -135,11 +153,33 @@ export class FileReadCache extends Context.Service<FileReadCache, FileReadCacheS
     Layer.effect(FileReadCache, makeFileReadCache(options))
 }
 
-const checkEntry = (entry: FileReadEntry | undefined, stats: FileIdentity): FileReadCheck => {
-  if (entry === undefined) return { state: "unknown" }
+const birthOf = (stats: FileIdentity): number => stats.birthtimeMs !== undefined && stats.birthtimeMs > 0 ? stats.birthtimeMs : 0
+
+/**
+ * Whether `entry` was recorded for the file `stats` describes, and not for an earlier file that had
+ * the same inode number. With birth times on both sides they decide alone. Without them, the path
+ * (when given) must be the one the entry was recorded under, and a ctime change with mtime and size
+ * unchanged (a new file made to look like the old one) counts as another file.
+ * @category predicates
+ */
+export const sameFile = (entry: FileReadEntry, stats: FileIdentity, absPath?: string): boolean => {
+  const birth = birthOf(stats)
+  if (entry.birthtimeMs > 0 && birth > 0) return entry.birthtimeMs === birth
+  if (absPath !== undefined && path.resolve(absPath) !== path.resolve(entry.realPath)) return false
+  const contentSame = entry.mtimeMs === stats.mtimeMs && entry.sizeBytes === stats.size
+  return !(contentSame && entry.ctimeMs !== undefined && stats.ctimeMs !== undefined && entry.ctimeMs !== stats.ctimeMs)
+}
+
+const checkEntry = (entry: FileReadEntry | undefined, stats: FileIdentity, absPath?: string): FileReadCheck => {
+  if (entry === undefined || !sameFile(entry, stats, absPath)) return { state: "unknown" }
   const stale = entry.mtimeMs !== stats.mtimeMs || entry.sizeBytes !== stats.size
   return { state: stale ? "stale" : "fresh", entry }
 }
+
+const identityOf = (stats: FileIdentity) => ({
+  birthtimeMs: birthOf(stats),
+  ...(stats.ctimeMs !== undefined ? { ctimeMs: stats.ctimeMs } : {})
+})
 
 /** Builds an empty read cache (what {@link FileReadCache.layer} runs). @category constructors */
 export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Effect<FileReadCacheService> =>
@@ -181,7 +221,9 @@ export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Ef
         const now = yield* Clock.currentTimeMillis
         const key = inodeKey(stats)
         const seen = read.full ? WHOLE_FILE : read.lines
-        return yield* record(key, (existing) => {
+        return yield* record(key, (previous) => {
+          // an entry of an earlier file with this inode number is no evidence for this one
+          const existing = previous !== undefined && sameFile(previous, stats, absPath) ? previous : undefined
           const same = existing !== undefined && existing.mtimeMs === stats.mtimeMs &&
             existing.sizeBytes === stats.size
           const prior = same ? existing.seenLines ?? [] : []
@@ -189,6 +231,7 @@ export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Ef
           return {
             inodeKey: key,
             realPath: absPath,
+            ...identityOf(stats),
             mtimeMs: stats.mtimeMs,
             sizeBytes: stats.size,
             lastReadAt: now,
@@ -209,6 +252,7 @@ export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Ef
         return yield* record(key, () => ({
           inodeKey: key,
           realPath: absPath,
+          ...identityOf(stats),
           mtimeMs: stats.mtimeMs,
           sizeBytes: stats.size,
           lastReadAt: now,
@@ -225,15 +269,15 @@ export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Ef
       return Option.fromNullishOr(state.get(key))
     })
 
-    const check = Effect.fn("FileReadCache.check")(function*(stats: FileIdentity) {
-      return checkEntry(state.get(inodeKey(stats)), stats)
+    const check = Effect.fn("FileReadCache.check")(function*(stats: FileIdentity, absPath?: string) {
+      return checkEntry(state.get(inodeKey(stats)), stats, absPath)
     })
 
     const markReadEvictedFromHistory = Effect.fn("FileReadCache.markReadEvictedFromHistory")(
       function*(stats: FileIdentity) {
         const key = inodeKey(stats)
         const entry = state.get(key)
-        if (entry === undefined) return false
+        if (entry === undefined || !sameFile(entry, stats)) return false
         state.set(key, { ...entry, readResidentInHistory: false })
         return true
       }
@@ -256,14 +300,19 @@ export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Ef
       return yield* removeWhere((e) => (e.lastReadAt ?? Number.NEGATIVE_INFINITY) < cutoff)
     })
 
-    const readEntry = (key: string) => Effect.sync(() => state.get(key))
-    const hasSeenLines = Effect.fn("FileReadCache.hasSeenLines")(function*(key: string, start: number, end: number) {
-      const entry = yield* readEntry(key)
+    const readEntry = (file: string | FileIdentity) =>
+      Effect.sync(() => {
+        if (typeof file === "string") return state.get(file)
+        const entry = state.get(inodeKey(file))
+        return entry !== undefined && sameFile(entry, file) ? entry : undefined
+      })
+    const hasSeenLines = Effect.fn("FileReadCache.hasSeenLines")(function*(file: string | FileIdentity, start: number, end: number) {
+      const entry = yield* readEntry(file)
       if (entry?.lastReadAt === undefined) return false
       return ranges ? coversLines(entry.seenLines ?? [], start, end) : true
     })
-    const hasSeenWholeFile = Effect.fn("FileReadCache.hasSeenWholeFile")(function*(key: string, totalLines: number) {
-      const entry = yield* readEntry(key)
+    const hasSeenWholeFile = Effect.fn("FileReadCache.hasSeenWholeFile")(function*(file: string | FileIdentity, totalLines: number) {
+      const entry = yield* readEntry(file)
       if (entry?.lastReadAt === undefined) return false
       if (!ranges || totalLines <= 0) return true
       return coversLines(entry.seenLines ?? [], 1, totalLines)

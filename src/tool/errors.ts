@@ -372,9 +372,16 @@ export type ToolErrorCode = ToolError["code"]
 /** Every wire string, in reference order. @category models */
 export const TOOL_ERROR_CODES: ReadonlyArray<ToolErrorCode> = TOOL_ERROR_CLASSES.map((c) => c.code)
 
-const tags: ReadonlySet<string> = new Set(TOOL_ERROR_CLASSES.map((c) => c.name))
+// Keyed by the wire code, never by class name: a bundler renames classes (esbuild makes `Unknown`
+// `Unknown3` when another module has an `Unknown`), while `code` is data and survives.
+const codes: ReadonlySet<string> = new Set(TOOL_ERROR_CODES)
 
-/** True when `u` is one of the tool error classes above. @category guards */
+/**
+ * True when `u` is a tool error: it carries a known wire `code`, a string `_tag` and a `message`.
+ * Recognition goes by the code, so a renamed or re-declared class (another copy of this module, a
+ * bundle) still counts.
+ * @category guards
+ */
 export const isToolError = (u: unknown): u is ToolError =>
-  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" && tags.has(u._tag) &&
-  "code" in u
+  typeof u === "object" && u !== null && "code" in u && typeof u.code === "string" && codes.has(u.code) &&
+  "_tag" in u && typeof u._tag === "string" && "message" in u && typeof u.message === "string"

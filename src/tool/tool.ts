@@ -9,8 +9,9 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
+import { unescapePath } from "../session/paths.js"
 import { pathFieldsOf } from "./annotations.js"
-import { InvalidToolParams } from "./errors.js"
+import { InvalidToolParams, type PathNotInWorkspace } from "./errors.js"
 import { CONCURRENCY_SAFE_KINDS, type Kind } from "./kind.js"
 import type { ConfirmationDetails, ConfirmationOutcome, Permission } from "./permission.js"
 import type { Display, ToolResult } from "./result.js"
@@ -83,6 +84,13 @@ export interface ExecuteContext {
  */
 export interface InvocationSpec<A, E> {
   readonly description: string
+  /**
+   * The real paths this call will read or write, from the tool's own resolution of its params
+   * (shell escapes, `~`, relative to the first root, symlinks followed; see `realLocation`). The
+   * policy, the approval prompt, the hooks and the batch's touched paths use these, never the raw
+   * params. A tool with path params that leaves this undefined has them resolved for it in
+   * {@link Tool.build} (fail closed); `[]` says the call touches no path.
+   */
   readonly locations?: ReadonlyArray<string> | undefined
   /** Default `allow`. Policy rules and the approval mode start from this. */
   readonly defaultPermission?: Effect.Effect<Permission, E> | undefined
@@ -149,7 +157,7 @@ export class Invocation<P = unknown, A = unknown, E = unknown> {
   get description(): string {
     return this.#spec.description
   }
-  /** Paths this call touches (absolute). */
+  /** The real paths this call reads or writes (see {@link InvocationSpec.locations}). */
   get locations(): ReadonlyArray<string> {
     return this.#spec.locations ?? []
   }
@@ -178,18 +186,47 @@ export class Invocation<P = unknown, A = unknown, E = unknown> {
   execute(context: ExecuteContext = {}): Effect.Effect<ToolResult<A>, E> {
     return this.#spec.execute(context)
   }
-  /** The values of the params annotated as paths (as given, not resolved). */
-  get pathParams(): ReadonlyArray<string> {
-    const params = this.params as Record<string, unknown>
-    return this.tool.pathFields.flatMap((key) => {
-      const value = params[key]
-      return typeof value === "string" && value.length > 0 ? [value] : []
-    })
-  }
 }
 
 type InvocationConstructor = new <P, A, E>(tool: ToolInfo, params: P, spec: InvocationSpec<A, E>) => Invocation<P, A, E>
 const makeInvocation = Invocation as unknown as InvocationConstructor
+
+/**
+ * What `build` may use besides the args: the session's path resolver, for tools that declare path
+ * params but report no locations of their own.
+ *
+ * @category models
+ */
+export interface BuildContext {
+  /** Resolves a path as a model wrote it (relative to the first root, inside the workspace) to its real path. */
+  readonly locate: (path: string) => Effect.Effect<string, PathNotInWorkspace | InvalidToolParams>
+}
+
+/** The errors of `build` besides the tool's own: bad args, or a path param that does not resolve. @category models */
+export type BuildError = InvalidToolParams | PathNotInWorkspace
+
+/**
+ * The spec with its locations settled: a tool that reports none while its path params hold values
+ * gets them resolved here, once, by `context.locate` — the value as given and its shell-unescaped
+ * spelling, so whichever the tool acts on is covered — and a value that does not resolve fails
+ * the call. Without a context (a direct call, no policy) nothing is resolved.
+ */
+const withLocations = <A, E>(
+  spec: InvocationSpec<A, E>,
+  pathFields: ReadonlyArray<string>,
+  params: unknown,
+  context: BuildContext | undefined
+): Effect.Effect<InvocationSpec<A, E>, BuildError> => {
+  if (spec.locations !== undefined || pathFields.length === 0 || context === undefined) return Effect.succeed(spec)
+  const values = pathFields.flatMap((key) => {
+    const value = (params as Record<string, unknown>)[key]
+    return typeof value === "string" && value.length > 0 ? [value, unescapePath(value)] : []
+  })
+  return Effect.map(
+    Effect.forEach([...new Set(values)], context.locate),
+    (located) => ({ ...spec, locations: [...new Set(located)] })
+  )
+}
 
 /** The static facts about a tool, without its behaviour. @category models */
 export interface ToolInfo {
@@ -240,13 +277,16 @@ export interface Tool<Name extends string = string, P extends ToolParams = ToolP
   readonly params: P
   /** What an automatic approval classifier may see of the params. */
   toAutoClassifierInput(params: P["Type"]): string
-  /** Decodes raw (JSON) args, runs the value checks, and yields an invocation. */
-  build(args: unknown): Effect.Effect<Invocation<P["Type"], A, E>, InvalidToolParams | BE>
+  /**
+   * Decodes raw (JSON) args, runs the value checks, and yields an invocation. With a context, a
+   * tool that declares path params but reports no locations gets them resolved (see {@link BuildContext}).
+   */
+  build(args: unknown, context?: BuildContext): Effect.Effect<Invocation<P["Type"], A, E>, BuildError | BE>
   /**
    * Calls the tool straight from an Effect program: typed params, typed success, typed errors; no
    * policy or output budget (use the scheduler for those).
    */
-  call(params: P["Encoded"], context?: ExecuteContext): Effect.Effect<ToolResult<A>, InvalidToolParams | BE | E>
+  call(params: P["Encoded"], context?: ExecuteContext): Effect.Effect<ToolResult<A>, BuildError | BE | E>
   /** The same tool under another name (an MCP tool renamed on a name clash). */
   withName(name: string): Tool<string, P, A, E, BE>
 }
@@ -258,7 +298,7 @@ export type AnyTool = Tool<string, ToolParams, unknown, unknown, unknown>
 export type ToolSuccess<T> = T extends Tool<any, any, infer A, any, any> ? A : never
 
 /** The errors a tool's calls can fail with. @category models */
-export type ToolFailure<T> = T extends Tool<any, any, any, infer E, infer BE> ? E | BE | InvalidToolParams : never
+export type ToolFailure<T> = T extends Tool<any, any, any, infer E, infer BE> ? E | BE | BuildError : never
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -311,20 +351,23 @@ export const defineTool = <const Name extends string, P extends ToolParams, A, E
   const decode = Schema.decodeUnknownEffect(spec.params as unknown as Schema.Codec<P["Type"], unknown>)
   const decodeSync = Schema.decodeUnknownExit(spec.params as unknown as Schema.Codec<P["Type"], unknown>)
   const info = toolInfo(spec, pathFieldsOf(spec.params), paramsJsonSchema(spec.params))
-  const withParams = (params: P["Type"]): Effect.Effect<Invocation<P["Type"], A, E>, InvalidToolParams | BE> => {
+  const withParams = (params: P["Type"], context: BuildContext | undefined): Effect.Effect<Invocation<P["Type"], A, E>, BuildError | BE> => {
     const problem = spec.validate?.(params)
     if (problem !== undefined) return Effect.fail(new InvalidToolParams({ message: problem }))
-    return Effect.map(spec.invoke(params), (invocation) => new makeInvocation<P["Type"], A, E>(info, params, invocation))
+    return spec.invoke(params).pipe(
+      Effect.flatMap((invocation) => withLocations(invocation, info.pathFields, params, context)),
+      Effect.map((invocation) => new makeInvocation<P["Type"], A, E>(info, params, invocation))
+    )
   }
   const invalid = (error: Schema.SchemaError) => new InvalidToolParams({ message: describeSchemaError(error) })
-  const build = (args: unknown): Effect.Effect<Invocation<P["Type"], A, E>, InvalidToolParams | BE> => {
+  const build = (args: unknown, context?: BuildContext): Effect.Effect<Invocation<P["Type"], A, E>, BuildError | BE> => {
     // Params schemas are synchronous, so decode without a fiber on the hot path; a schema that
     // needs effects (an async default, say) falls back to the effectful decoder.
     const decoded = decodeSync(args ?? {}, DECODE_OPTIONS)
-    if (Exit.isSuccess(decoded)) return withParams(decoded.value)
+    if (Exit.isSuccess(decoded)) return withParams(decoded.value, context)
     const error = Cause.findErrorOption(decoded.cause)
     if (error._tag === "Some") return Effect.fail(invalid(error.value))
-    return Effect.flatMap(Effect.mapError(decode(args ?? {}, DECODE_OPTIONS), invalid), withParams)
+    return Effect.flatMap(Effect.mapError(decode(args ?? {}, DECODE_OPTIONS), invalid), (params) => withParams(params, context))
   }
   return {
     ...info,
@@ -372,17 +415,20 @@ export const defineJsonSchemaTool = <const Name extends string, A, E, BE = never
 ): JsonSchemaTool<Name, A, E, BE> => {
   const info = toolInfo(spec, spec.pathFields ?? [], spec.parametersJsonSchema)
   type Args = Readonly<Record<string, unknown>>
-  const build = (raw: unknown): Effect.Effect<Invocation<Args, A, E>, InvalidToolParams | BE> => {
+  const build = (raw: unknown, context?: BuildContext): Effect.Effect<Invocation<Args, A, E>, BuildError | BE> => {
     const args = raw ?? {}
     if (typeof args !== "object" || Array.isArray(args)) {
       return Effect.fail(new InvalidToolParams({ message: `params: must be an object, got ${JSON.stringify(args)}` }))
     }
     return Effect.flatMap(
       spec.validateArgs(args as Args),
-      (problem): Effect.Effect<Invocation<Args, A, E>, InvalidToolParams | BE> =>
+      (problem): Effect.Effect<Invocation<Args, A, E>, BuildError | BE> =>
         problem !== undefined
           ? Effect.fail(new InvalidToolParams({ message: problem }))
-          : Effect.map(spec.invoke(args as Args), (invocation) => new makeInvocation<Args, A, E>(info, args as Args, invocation))
+          : spec.invoke(args as Args).pipe(
+            Effect.flatMap((invocation) => withLocations(invocation, info.pathFields, args, context)),
+            Effect.map((invocation) => new makeInvocation<Args, A, E>(info, args as Args, invocation))
+          )
     )
   }
   return {

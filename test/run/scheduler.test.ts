@@ -42,12 +42,15 @@ describe("Scheduler.runBatch", () => {
     }).pipe(Effect.provide(s.layer))
   })
 
-  it.effect("reports every path a call touched, resolved from params annotated as paths", () => {
+  it.effect("reports every path a call touched: its locations, resolved once from params annotated as paths", () => {
     const s = testSession([touchTool], { mode: "yolo" })
     return Effect.gen(function*() {
       const scheduler = yield* Scheduler
       const batch = yield* scheduler.runBatch([call("touch_path", { file_path: "src/a.ts" }), call("touch_path", { file_path: "../outside" })])
       assert.deepStrictEqual(batch.touchedPaths, [path.join(s.root, "src/a.ts")])
+      // a path param that does not resolve inside the workspace fails the call (never swallowed)
+      const outside = batch.results[1]!
+      assert.strictEqual(outside._tag === "Failure" && outside.code, "path_not_in_workspace")
     }).pipe(Effect.provide(s.layer))
   })
 

@@ -26,6 +26,7 @@ describe("FileReadCache: records and checks", () => {
       assert.deepStrictEqual(entry, {
         inodeKey: "7:1",
         realPath: "/w/a.ts",
+        birthtimeMs: 0,
         mtimeMs: 1000,
         sizeBytes: 10,
         lastReadAt: 5000,
@@ -73,6 +74,7 @@ describe("FileReadCache: records and checks", () => {
       assert.deepStrictEqual(written, {
         inodeKey: "7:1",
         realPath: "/w/a.ts",
+        birthtimeMs: 0,
         mtimeMs: 3000,
         sizeBytes: 20,
         lastReadAt: 2000,

@@ -1,6 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
-import { EditNoOccurrenceFound, isToolError, TOOL_ERROR_CLASSES, TOOL_ERROR_CODES } from "../../src/tool/errors.js"
+import { Effect, Exit, Schema } from "effect"
+import {
+  EditNoOccurrenceFound,
+  isToolError,
+  TOOL_ERROR_CLASSES,
+  TOOL_ERROR_CODES,
+  Unknown
+} from "../../src/tool/errors.js"
 
 describe("tool errors", () => {
   it.effect("carry their wire code, message and tag", () =>
@@ -25,5 +31,28 @@ describe("tool errors", () => {
       assert.strictEqual(e.code, cls.code)
       assert.isTrue(isToolError(e))
     }
+  })
+
+  it("recognises a tool error by its wire code, whatever its class is called", () => {
+    // what a bundler does: the same class under another name
+    const Unknown3 = class extends Unknown {}
+    Object.defineProperty(Unknown3, "name", { value: "Unknown3" })
+    assert.isTrue(isToolError(new Unknown3({ message: "x" })))
+    // another copy of the class (a second copy of this module), with the same tag and code
+    class Copy extends Schema.TaggedError<Copy>()("EditNoOccurrenceFound", { message: Schema.String }) {
+      readonly code = "edit_no_occurrence_found" as const
+    }
+    assert.isTrue(isToolError(new Copy({ message: "x" })))
+    // a plain object that carries a tag, a known code and a message
+    assert.isTrue(isToolError({ _tag: "Renamed", code: "file_not_found", message: "gone" }))
+  })
+
+  it("refuses what is not a tool error: an unknown code, no tag, no message", () => {
+    assert.isFalse(isToolError({ _tag: "Unknown", code: "no_such_code", message: "x" }))
+    assert.isFalse(isToolError({ code: "unknown", message: "x" }))
+    assert.isFalse(isToolError({ _tag: "Unknown", code: "unknown" }))
+    assert.isFalse(isToolError({ _tag: "Unknown", message: "x" }))
+    assert.isFalse(isToolError(null))
+    assert.isFalse(isToolError("unknown"))
   })
 })

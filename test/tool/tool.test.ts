@@ -8,8 +8,11 @@ import {
   InvalidToolParams,
   Kind,
   MUTATOR_KINDS,
+  PathNotInWorkspace,
+  PathParam,
   textResult
 } from "../../src/tool/index.js"
+import type { BuildContext } from "../../src/tool/tool.js"
 import { echoTool, touchTool } from "../support/tools.js"
 
 describe("Tool.build", () => {
@@ -19,7 +22,9 @@ describe("Tool.build", () => {
       assert.deepStrictEqual(invocation.params, { file_path: "a/b.txt", count: 2 })
       assert.strictEqual(invocation.description, "touch a/b.txt")
       assert.strictEqual(yield* invocation.defaultPermission, "ask")
-      assert.deepStrictEqual(invocation.pathParams, ["a/b.txt"])
+      assert.deepStrictEqual(invocation.tool.pathFields, ["file_path"])
+      // no build context (a direct call): nothing resolves the path, the call claims no locations
+      assert.deepStrictEqual(invocation.locations, [])
       assert.isFalse(invocation.concurrencySafe)
     }))
 
@@ -164,5 +169,63 @@ describe("defineJsonSchemaTool", () => {
       assert.strictEqual(invocation.description, "n=2")
       assert.deepStrictEqual((yield* invocation.execute()).llmContent, [{ type: "text", text: "got 2" }])
       assert.strictEqual(upstreamLike.withName("renamed").name, "renamed")
+    }))
+})
+
+describe("Tool.build with a context: locations resolved once, fail closed", () => {
+  const resolved: Array<string> = []
+  const context: BuildContext = {
+    locate: (p) =>
+      Effect.suspend(() => {
+        resolved.push(p)
+        return p.startsWith("..")
+          ? Effect.fail(new PathNotInWorkspace({ message: `Path ${p} is outside the workspace.` }))
+          : Effect.succeed(`/real/${p}`)
+      })
+  }
+
+  it.effect("a tool with path params and no locations gets each value resolved, as given and unescaped", () =>
+    Effect.gen(function*() {
+      resolved.length = 0
+      const plain = yield* touchTool.build({ file_path: "a.txt" }, context)
+      assert.deepStrictEqual(plain.locations, ["/real/a.txt"])
+      const escaped = yield* touchTool.build({ file_path: "my\\ file.txt" }, context)
+      assert.deepStrictEqual(escaped.locations, ["/real/my\\ file.txt", "/real/my file.txt"])
+      assert.deepStrictEqual(resolved, ["a.txt", "my\\ file.txt", "my file.txt"])
+    }))
+
+  it.effect("a path param that does not resolve fails the build with the resolver's typed error", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(touchTool.build({ file_path: "../outside" }, context))
+      assert.instanceOf(error, PathNotInWorkspace)
+      assert.strictEqual(error.code, "path_not_in_workspace")
+    }))
+
+  it.effect("a tool that reports its own locations is not resolved again; a JSON-Schema tool's pathFields count", () =>
+    Effect.gen(function*() {
+      resolved.length = 0
+      const own = defineTool({
+        name: "own_locations",
+        displayName: "Own",
+        description: "reports its locations",
+        kind: Kind.Read,
+        params: Schema.Struct({ file_path: PathParam("a file") }),
+        invoke: (p) => Effect.succeed({ description: "own", locations: [`/mine/${p.file_path}`], execute: () => Effect.succeed(textResult("ok")) })
+      })
+      const invocation = yield* own.build({ file_path: "x" }, context)
+      assert.deepStrictEqual(invocation.locations, ["/mine/x"])
+      assert.deepStrictEqual(resolved, [])
+      const jsonTool = defineJsonSchemaTool({
+        name: "json_paths",
+        displayName: "JsonPaths",
+        description: "a path in a JSON-Schema tool",
+        kind: Kind.Edit,
+        parametersJsonSchema: { type: "object", properties: { target: { type: "string" } } },
+        pathFields: ["target"],
+        validateArgs: () => Effect.succeed(undefined),
+        invoke: () => Effect.succeed({ description: "json", execute: () => Effect.succeed(textResult("ok")) })
+      })
+      assert.deepStrictEqual((yield* jsonTool.build({ target: "t.txt" }, context)).locations, ["/real/t.txt"])
+      assert.strictEqual((yield* Effect.flip(jsonTool.build({ target: "../t" }, context))).code, "path_not_in_workspace")
     }))
 })

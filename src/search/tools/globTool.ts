@@ -11,6 +11,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../../output/config.js"
+import { realLocations } from "../../session/location.js"
 import { Workspace, type WorkspaceService } from "../../session/workspace.js"
 import { defineTool, GlobExecutionError, InvalidToolParams, Kind, PathNotInWorkspace, PathParam, textResult } from "../../tool/index.js"
 import { MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS } from "../constants.js"
@@ -129,7 +130,7 @@ export const makeGlob = Effect.gen(function*() {
         const where = target === undefined ? "" : ` within ${displayPath(workspace.primaryRoot, target)}`
         return {
           description: `'${params.pattern}'${where}`,
-          locations: roots,
+          locations: yield* realLocations(roots),
           defaultPermission: Effect.succeed("allow" as const),
           execute: () =>
             Effect.gen(function*() {

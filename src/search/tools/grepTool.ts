@@ -11,6 +11,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../../output/config.js"
+import { realLocations } from "../../session/location.js"
 import { FileReadCache } from "../../session/readCache.js"
 import { Workspace } from "../../session/workspace.js"
 import { defineTool, GrepExecutionError, Kind, PathParam, textResult } from "../../tool/index.js"
@@ -149,7 +150,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
             : { _tag: "Path", path: where }
           return {
             description: describe(params, where),
-            locations: roots,
+            locations: yield* realLocations(roots),
             defaultPermission: Effect.succeed("allow" as const),
             execute: () =>
               Effect.gen(function*() {

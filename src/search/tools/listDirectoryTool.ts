@@ -11,6 +11,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../../output/config.js"
+import { realLocation } from "../../session/location.js"
 import { Workspace } from "../../session/workspace.js"
 import { defineTool, Kind, LsExecutionError, PathParam, textResult } from "../../tool/index.js"
 import { formatListDirectory, listDirectory, type ListEntry } from "../listDirectory.js"
@@ -67,7 +68,7 @@ export const makeListDirectory = Effect.gen(function*() {
         const filtering = params.file_filtering_options
         return {
           description: displayPath(workspace.primaryRoot, abs),
-          locations: [abs],
+          locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("allow" as const),
           execute: () =>
             Effect.gen(function*() {
