@@ -14,9 +14,22 @@
  * place instead (after the same check), as editors do: a file with several hard links (a rename
  * would split them) and a file whose directory refuses new entries while the file itself is writable.
  *
+ * Check and use the same thing: given the workspace roots (`within`), the target is resolved by
+ * the descriptor walk of beneath.ts (no link followed out of the roots, each parent opened with
+ * `O_NOFOLLOW`), and every later step — the check, the temp file, the rename — names the file
+ * relative to the opened directory, whose real path is checked to be inside a root once more just
+ * before the rename. Where descriptor paths are missing (not Linux), paths are used and the
+ * directory's real path is resolved again before the rename instead: a narrower window, not none.
+ *
+ * Serialized: the check and the rename run under the file's write lock (writeLock.ts: one per real
+ * path in the process, and a lock file next to the target across processes), so two toolwright
+ * writers never both pass the check before either renames. {@link withWriteTarget} holds the lock
+ * around a caller's own steps, so a caller can re-read and re-plan without losing it.
+ *
  * @since 0.1.0
  */
 import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
 import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
@@ -24,10 +37,13 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
+import type * as Scope from "effect/Scope"
 import { errnoCode } from "../session/fsEffect.js"
-import { resolveRealPath } from "../session/realPath.js"
+import { isPathInside, resolveRealPath } from "../session/realPath.js"
 import { FileChangedSinceRead } from "../tool/errors.js"
-import { byteLengthOf, hashContents, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
+import { type BeneathError, fdPathsSupported, inDirectory, openBeneath, stillInside } from "./beneath.js"
+import { byteLengthOf, hashContents, readUpTo, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
+import { acquireLockFile, WriteLocks } from "./writeLock.js"
 
 /** A write failed at the OS level; `code` is the errno code (`EACCES`, `ENOSPC`, `EISDIR`, …). @category errors */
 export class AtomicWriteError extends Data.TaggedError("AtomicWriteError")<{
@@ -54,6 +70,37 @@ export interface AtomicWriteOptions {
   readonly newFileMode?: number | undefined
 }
 
+/** Options of {@link withWriteTarget} (and of {@link atomicWrite}). @category models */
+export interface WriteTargetOptions {
+  /**
+   * Real paths of the workspace roots: the target is resolved and written without following a
+   * link out of them. Omitted: no boundary (the path is resolved as given; library use).
+   */
+  readonly within?: ReadonlyArray<string> | undefined
+  /** Create missing parent directories (inside the roots). */
+  readonly createParents?: boolean | undefined
+  /** How long to wait for another process's lock on the file (ms, default 10 s). */
+  readonly lockTimeoutMs?: number | undefined
+  /** Test hook: runs after the target is resolved, before it is locked (e.g. to swap a link in). */
+  readonly afterResolve?: Effect.Effect<void> | undefined
+}
+
+/** The current content of a write target. @category models */
+export interface CurrentFile {
+  readonly bytes: Uint8Array
+  readonly stats: Stats
+}
+
+/** A resolved, locked file, for the span of {@link withWriteTarget}. @category models */
+export interface WriteTarget {
+  /** The real path that will be written. */
+  readonly path: string
+  /** Its bytes now (`None`: it does not exist). */
+  readonly current: Effect.Effect<Option.Option<CurrentFile>, AtomicWriteError | FileChangedSinceRead>
+  /** The compare-and-swap write (see {@link atomicWrite}). */
+  readonly write: (bytes: WriteBytes, options?: AtomicWriteOptions) => Effect.Effect<AtomicWriteResult, AtomicWriteError | FileChangedSinceRead>
+}
+
 /** What {@link atomicWrite} did. @category models */
 export interface AtomicWriteResult {
   /** The path really written (symlinks resolved). */
@@ -68,17 +115,36 @@ export interface AtomicWriteResult {
 /** Hex sha256 of `bytes`. @category hashing */
 export { sha256Hex }
 
-const fail = (op: string, file: string) => (cause: unknown): AtomicWriteError => {
+
+/** Where the target lives: its directory, its name, and how to address a name in that directory. */
+interface Location {
+  /** Real path of the directory (as resolved). */
+  readonly dirPath: string
+  readonly name: string
+  /** A path for `name` in the directory: descriptor-relative where supported. */
+  readonly at: (name: string) => string
+  /** The last check before the rename: the directory is still inside a root. */
+  readonly recheck: Effect.Effect<void, FileChangedSinceRead | AtomicWriteError>
+  readonly syncDirectory: Effect.Effect<void>
+}
+
+const PROC_FD_PATH = /\/proc\/self\/fd\/\d+/g
+
+const fail = (op: string, file: string, dirPath?: string) => (cause: unknown): AtomicWriteError => {
   const code = errnoCode(cause)
-  const reason = cause instanceof Error ? cause.message : String(cause)
+  const raw = cause instanceof Error ? cause.message : String(cause)
+  // Node's text names the descriptor path; a model should see the real one.
+  const reason = dirPath === undefined ? raw : raw.replace(PROC_FD_PATH, dirPath)
   return new AtomicWriteError({ op, path: file, code, message: reason })
 }
 
-const attempt = <A>(op: string, file: string, f: () => Promise<A>): Effect.Effect<A, AtomicWriteError> =>
-  Effect.tryPromise({ try: f, catch: fail(op, file) })
+const attempt = <A>(op: string, file: string, f: () => Promise<A>, dirPath?: string): Effect.Effect<A, AtomicWriteError> =>
+  Effect.tryPromise({ try: f, catch: fail(op, file, dirPath) })
 
-const statOrNone = (file: string): Effect.Effect<Option.Option<Stats>, AtomicWriteError> =>
-  Effect.tryPromise({ try: () => fsp.stat(file), catch: fail("stat", file) }).pipe(
+const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants
+
+const lstatOrNone = (file: string, shown: string, dirPath: string): Effect.Effect<Option.Option<Stats>, AtomicWriteError> =>
+  attempt("stat", shown, () => fsp.lstat(file), dirPath).pipe(
     Effect.map(Option.some),
     Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Stats>()))
   )
@@ -110,84 +176,280 @@ const expectedOf = ({ expectedBytes, expectedHash }: AtomicWriteOptions): Expect
   return typeof given === "string" ? { _tag: "Hash", hash: given } : { _tag: "Bytes", bytes: given }
 }
 
+const changedUnderfoot = (target: string, what: string) =>
+  new FileChangedSinceRead({
+    message: `File ${target} ${what} after it was read for this change, so nothing was written. Re-read it ` +
+      `with the read_file tool and redo the change against the current content.`,
+    display: "file changed on disk before the write; nothing written."
+  })
+
+/** A link where the file was: someone swapped it in after the target was resolved. */
+const linkSwappedIn = (target: string) =>
+  changedUnderfoot(target, "was replaced by a symbolic link (not followed, as it may lead out of the workspace)")
+
+/** Opens the file read-only without following a final link (ELOOP: a link was swapped in). */
+const openForCheck = (file: string, shown: string, dirPath: string) =>
+  attempt("read", shown, () => fsp.open(file, O_RDONLY | O_NOFOLLOW), dirPath).pipe(
+    Effect.catchIf((e) => e.code === "ELOOP", () => Effect.fail(linkSwappedIn(shown)))
+  )
+
 /** Whether the file now holds what was expected: "same", "absent" (it does not exist) or "differs". */
-const currentState = (file: string, expected: Expected): Effect.Effect<"same" | "absent" | "differs", AtomicWriteError> => {
-  switch (expected._tag) {
-    case "Absent":
-      return Effect.map(statOrNone(file), (found) => (Option.isNone(found) ? "same" : "differs"))
-    case "Hash":
-      return Effect.map(hashFile(file), (actual) => (actual === expected.hash ? "same" : actual === null ? "absent" : "differs"))
-    case "Bytes":
-      return Effect.acquireUseRelease(
-        attempt("read", file, () => fsp.open(file, "r")),
-        (handle) => attempt("read", file, () => sameContents(handle, expected.bytes)),
-        (handle) => Effect.promise(() => handle.close())
-      ).pipe(
-        Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
-        Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed("absent" as const))
-      )
+const currentState = (
+  loc: Location,
+  expected: Expected
+): Effect.Effect<"same" | "absent" | "differs", AtomicWriteError | FileChangedSinceRead> => {
+  const shown = path.join(loc.dirPath, loc.name)
+  const file = loc.at(loc.name)
+  if (expected._tag === "Absent") {
+    return Effect.map(lstatOrNone(file, shown, loc.dirPath), (found) => (Option.isNone(found) ? "same" : "differs"))
   }
+  return Effect.acquireUseRelease(
+    openForCheck(file, shown, loc.dirPath),
+    (handle) =>
+      attempt("read", shown, async () =>
+        expected._tag === "Bytes" ? sameContents(handle, expected.bytes) : (await hashContents(handle)) === expected.hash),
+    (handle) => Effect.promise(() => handle.close())
+  ).pipe(
+    Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
+    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT", () => Effect.succeed("absent" as const))
+  )
 }
 
-const verify = Effect.fnUntraced(function*(target: string, expected: Expected | undefined) {
+const verify = Effect.fnUntraced(function*(loc: Location, expected: Expected | undefined) {
   if (expected === undefined) return
-  const state = yield* currentState(target, expected)
+  const state = yield* currentState(loc, expected)
   if (state === "same") return
   const what = expected._tag === "Absent"
     ? "was created by someone else"
     : state === "absent"
     ? "was deleted"
     : "was modified (its bytes no longer match the ones the change was computed from)"
-  return yield* new FileChangedSinceRead({
-    message: `File ${target} ${what} after it was read for this change, so nothing was written. Re-read it ` +
-      `with the read_file tool and redo the change against the current content.`,
-    display: "file changed on disk before the write; nothing written."
-  })
+  return yield* changedUnderfoot(path.join(loc.dirPath, loc.name), what)
 })
 
-const tempPathFor = (target: string): string =>
-  path.join(path.dirname(target), `.${path.basename(target)}.tw-${randomBytes(6).toString("hex")}.tmp`)
+const tempNameFor = (name: string): string => `.${name}.tw-${randomBytes(6).toString("hex")}.tmp`
 
-const syncDirectory = (dir: string): Effect.Effect<void> =>
+const syncDirectoryAt = (dir: string): Effect.Effect<void> =>
   Effect.acquireUseRelease(
     attempt("open", dir, () => fsp.open(dir, "r")),
     (handle) => attempt("fsync", dir, () => handle.sync()),
     (handle) => Effect.promise(() => handle.close())
   ).pipe(Effect.ignore)
 
-const writeInPlace = Effect.fnUntraced(function*(target: string, bytes: WriteBytes, expected: Expected | undefined) {
-  yield* verify(target, expected)
+const writeInPlace = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, expected: Expected | undefined) {
+  const shown = path.join(loc.dirPath, loc.name)
+  yield* verify(loc, expected)
   yield* Effect.acquireUseRelease(
-    attempt("open", target, () => fsp.open(target, "r+")),
+    attempt("open", shown, () => fsp.open(loc.at(loc.name), O_RDWR | O_NOFOLLOW), loc.dirPath).pipe(
+      Effect.catchIf((e) => e.code === "ELOOP", () => Effect.fail(linkSwappedIn(shown)))
+    ),
     (handle) =>
       Effect.gen(function*() {
-        yield* attempt("write", target, () => writeChunks(handle, bytes))
-        yield* attempt("truncate", target, () => handle.truncate(byteLengthOf(bytes)))
-        yield* attempt("fsync", target, () => handle.sync())
+        yield* attempt("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
+        yield* attempt("truncate", shown, () => handle.truncate(byteLengthOf(bytes)), loc.dirPath)
+        yield* attempt("fsync", shown, () => handle.sync(), loc.dirPath)
       }),
     (handle) => Effect.promise(() => handle.close())
   )
 })
 
-const writeTemp = Effect.fnUntraced(function*(temp: string, bytes: WriteBytes, existing: Option.Option<Stats>, mode: number) {
+const writeTemp = Effect.fnUntraced(function*(
+  loc: Location,
+  temp: string,
+  bytes: WriteBytes,
+  existing: Option.Option<Stats>,
+  mode: number
+) {
+  const shown = path.join(loc.dirPath, temp)
   yield* Effect.acquireUseRelease(
-    attempt("open", temp, () => fsp.open(temp, "wx", Option.isSome(existing) ? 0o600 : mode)),
+    attempt("open", shown, () => fsp.open(loc.at(temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, Option.isSome(existing) ? 0o600 : mode), loc.dirPath),
     (handle) =>
       Effect.gen(function*() {
-        yield* attempt("write", temp, () => writeChunks(handle, bytes))
-        yield* attempt("fsync", temp, () => handle.sync())
+        yield* attempt("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
+        yield* attempt("fsync", shown, () => handle.sync(), loc.dirPath)
         if (Option.isSome(existing)) {
           const { mode: m, uid, gid } = existing.value
           // Owner first (chown may clear set-id bits), then the exact mode.
-          yield* attempt("chown", temp, () => handle.chown(uid, gid)).pipe(Effect.ignore)
-          yield* attempt("chmod", temp, () => handle.chmod(m & 0o7777))
+          yield* attempt("chown", shown, () => handle.chown(uid, gid), loc.dirPath).pipe(Effect.ignore)
+          yield* attempt("chmod", shown, () => handle.chmod(m & 0o7777), loc.dirPath)
         }
       }),
     (handle) => Effect.promise(() => handle.close())
   )
 })
 
-const statAfter = (target: string) => attempt("stat", target, () => fsp.stat(target))
+/** The compare-and-swap write at a resolved location (the caller holds the file's lock). */
+const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, options: AtomicWriteOptions) {
+  const target = path.join(loc.dirPath, loc.name)
+  const file = loc.at(loc.name)
+  const existing = yield* lstatOrNone(file, target, loc.dirPath)
+  const length = byteLengthOf(bytes)
+  const expected = expectedOf(options)
+  const statAfter = attempt("stat", target, () => fsp.lstat(file), loc.dirPath)
+  const inPlace = Effect.gen(function*() {
+    yield* writeInPlace(loc, bytes, expected)
+    return { path: target, bytes: length, method: "in-place", stats: yield* statAfter } as const
+  })
+  if (Option.isSome(existing)) {
+    const stats = existing.value
+    if (stats.isSymbolicLink()) return yield* linkSwappedIn(target)
+    if (stats.isDirectory()) {
+      return yield* new AtomicWriteError({ op: "open", path: target, code: "EISDIR", message: `${target} is a directory` })
+    }
+    if (!stats.isFile()) {
+      return yield* new AtomicWriteError({ op: "open", path: target, code: undefined, message: `${target} is not a regular file` })
+    }
+    // Temp + rename needs only the directory to be writable; a read-only file must stay refused.
+    yield* attempt("access", target, () => fsp.access(file, fsp.constants.W_OK), loc.dirPath)
+    if (stats.nlink > 1) return yield* inPlace
+  }
+  const temp = tempNameFor(loc.name)
+  // After a successful rename the temp name is gone, so removing it is a no-op; on any other
+  // ending (failure, interruption) it removes the half-written temp file.
+  const written = yield* Effect.gen(function*() {
+    const created = yield* Effect.result(writeTemp(loc, temp, bytes, existing, options.newFileMode ?? 0o666))
+    if (Result.isFailure(created)) return created.failure
+    yield* verify(loc, expected)
+    yield* loc.recheck
+    yield* attempt("rename", target, () => fsp.rename(loc.at(temp), file), loc.dirPath)
+    return undefined
+  }).pipe(Effect.ensuring(Effect.tryPromise(() => fsp.rm(loc.at(temp), { force: true })).pipe(Effect.ignore)))
+  if (written !== undefined) {
+    const refused = written.code === "EACCES" || written.code === "EPERM"
+    if (Option.isSome(existing) && refused) return yield* inPlace
+    return yield* written
+  }
+  yield* loc.syncDirectory
+  return { path: target, bytes: length, method: "atomic", stats: yield* statAfter } as const
+})
+
+const readCurrent = (loc: Location): Effect.Effect<Option.Option<CurrentFile>, AtomicWriteError | FileChangedSinceRead> => {
+  const shown = path.join(loc.dirPath, loc.name)
+  return Effect.acquireUseRelease(
+    openForCheck(loc.at(loc.name), shown, loc.dirPath),
+    (handle) =>
+      attempt("read", shown, async () => {
+        const stats = await handle.stat()
+        if (!stats.isFile()) return { bytes: new Uint8Array(0), stats }
+        return { bytes: await readUpTo(handle, stats.size), stats }
+      }, loc.dirPath),
+    (handle) => Effect.promise(() => handle.close())
+  ).pipe(
+    Effect.map(Option.some),
+    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT", () => Effect.succeed(Option.none<CurrentFile>()))
+  )
+}
+
+const walkedOut = (file: string, e: BeneathError): AtomicWriteError | FileChangedSinceRead =>
+  e.reason === "outside"
+    ? new FileChangedSinceRead({
+      message: `Nothing was written to ${file}: resolving it again for the write found that ${e.message} It was ` +
+        `inside the workspace when checked, so a symbolic link on the path changed during this call. Check the ` +
+        `path (e.g. with list_directory) and retry with one that stays inside the workspace.`,
+      display: "path changed to lead outside the workspace; nothing written."
+    })
+    : new AtomicWriteError({ op: "resolve", path: file, code: e.code, message: e.message })
+
+/** The location through the descriptor walk: nothing outside `roots` is ever followed or named. */
+const locateBeneath = Effect.fnUntraced(function*(file: string, roots: ReadonlyArray<string>, options: WriteTargetOptions) {
+  const found = yield* openBeneath(roots, path.resolve(file), { createParents: options.createParents === true }).pipe(
+    Effect.mapError((e) => walkedOut(file, e))
+  )
+  const { dir, dirPath, name } = found
+  const recheck = Effect.flatMap(stillInside(dir, roots), (inside) =>
+    Option.isSome(inside)
+      ? Effect.void
+      : Effect.fail(
+        new FileChangedSinceRead({
+          message: `Nothing was written to ${path.join(dirPath, name)}: its directory was moved or removed during ` +
+            `this call and is no longer inside the workspace. Check the path and retry.`,
+          display: "directory moved during the write; nothing written."
+        })
+      ))
+  return {
+    dirPath,
+    name,
+    at: (n: string) => inDirectory(dir, n),
+    recheck,
+    syncDirectory: attempt("fsync", dirPath, () => dir.sync()).pipe(Effect.ignore)
+  } satisfies Location
+})
+
+/** The location by path (no descriptor paths here, or no roots given); with roots, re-resolved before the rename. */
+const locateByPath = Effect.fnUntraced(function*(file: string, options: WriteTargetOptions) {
+  const roots = options.within
+  if (options.createParents === true) {
+    const parent = path.dirname(yield* resolveWriteTarget(file))
+    yield* attempt("mkdir", parent, () => fsp.mkdir(parent, { recursive: true }))
+  }
+  const target = yield* resolveWriteTarget(file)
+  const dirPath = path.dirname(target)
+  const inside = (real: string) => roots === undefined || roots.some((root) => isPathInside(real, root))
+  const escaped = new FileChangedSinceRead({
+    message: `Nothing was written to ${file}: it now resolves to ${target}, outside the workspace; a symbolic link ` +
+      `on the path changed during this call. Check the path and retry with one inside the workspace.`,
+    display: "path changed to lead outside the workspace; nothing written."
+  })
+  if (!inside(target)) return yield* escaped
+  const recheck = roots === undefined ? Effect.void : Effect.flatMap(resolveWriteTarget(dirPath), (now) =>
+    now === dirPath && inside(now) ? Effect.void : Effect.fail(escaped))
+  return {
+    dirPath,
+    name: path.basename(target),
+    at: (n: string) => path.join(dirPath, n),
+    recheck,
+    syncDirectory: syncDirectoryAt(dirPath)
+  } satisfies Location
+})
+
+/**
+ * Resolves `file` (without following links out of `options.within`), takes its write lock (in
+ * the process and across processes) and runs `use` with it: every `current` read and `write` in
+ * `use` sees no other toolwright writer in between. Fails with `AtomicWriteError` (op `lock`,
+ * code `ETIMEDOUT`) when another process holds the lock past the bound.
+ * @category writing
+ */
+export const withWriteTarget = <A, E, R>(
+  file: string,
+  options: WriteTargetOptions,
+  use: (target: WriteTarget) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | AtomicWriteError | FileChangedSinceRead, Exclude<R, Scope.Scope>> =>
+  Effect.scoped(Effect.gen(function*() {
+    const loc: Location = options.within !== undefined && fdPathsSupported
+      ? yield* locateBeneath(file, options.within, options)
+      : yield* locateByPath(file, options)
+    if (options.afterResolve !== undefined) yield* options.afterResolve
+    const realTarget = path.join(loc.dirPath, loc.name)
+    const locks = yield* WriteLocks
+    const locked = Effect.scoped(Effect.gen(function*() {
+      yield* acquireLockFile(loc.at(`.${loc.name}.tw-lock`), realTarget, { timeoutMs: options.lockTimeoutMs }).pipe(
+        Effect.catchTags({
+          LockTimeout: (e) =>
+            Effect.fail(
+              new AtomicWriteError({
+                op: "lock",
+                path: realTarget,
+                code: "ETIMEDOUT",
+                message: `another process (${e.owner === "" ? "unknown" : `pid ${e.owner.split(" ")[0]}`}) has been ` +
+                  `writing ${realTarget} for over ${Math.round(e.waitedMs / 1000)} s, so nothing was written. Wait a ` +
+                  `moment, re-read the file and retry`
+              })
+            ),
+          // A directory that refuses new entries gets no lock file; the in-place write still checks.
+          LockFileError: (e) =>
+            e.code === "EACCES" || e.code === "EPERM" || e.code === "EROFS"
+              ? Effect.void
+              : Effect.fail(new AtomicWriteError({ op: "lock", path: realTarget, code: e.code, message: e.message }))
+        })
+      )
+      return yield* use({
+        path: realTarget,
+        current: readCurrent(loc),
+        write: (bytes, writeOptions = {}) => writeAt(loc, bytes, writeOptions)
+      })
+    }))
+    return yield* locks.withLock(realTarget, locked)
+  })) as Effect.Effect<A, E | AtomicWriteError | FileChangedSinceRead, Exclude<R, Scope.Scope>>
 
 /**
  * Writes `bytes` (one buffer, or chunks written in order) to `file` atomically, after checking
@@ -199,45 +461,9 @@ const statAfter = (target: string) => attempt("stat", target, () => fsp.stat(tar
 export const atomicWrite: (
   file: string,
   bytes: WriteBytes,
-  options?: AtomicWriteOptions
+  options?: AtomicWriteOptions & WriteTargetOptions
 ) => Effect.Effect<AtomicWriteResult, AtomicWriteError | FileChangedSinceRead> = Effect.fn("atomicWrite")(
-  function*(file: string, bytes: WriteBytes, options: AtomicWriteOptions = {}) {
-    const target = yield* resolveWriteTarget(file)
-    const existing = yield* statOrNone(target)
-    const length = byteLengthOf(bytes)
-    const expected = expectedOf(options)
-    const inPlace = Effect.gen(function*() {
-      yield* writeInPlace(target, bytes, expected)
-      return { path: target, bytes: length, method: "in-place", stats: yield* statAfter(target) } as const
-    })
-    if (Option.isSome(existing)) {
-      const stats = existing.value
-      if (stats.isDirectory()) {
-        return yield* new AtomicWriteError({ op: "open", path: target, code: "EISDIR", message: `${target} is a directory` })
-      }
-      if (!stats.isFile()) {
-        return yield* new AtomicWriteError({ op: "open", path: target, code: undefined, message: `${target} is not a regular file` })
-      }
-      // Temp + rename needs only the directory to be writable; a read-only file must stay refused.
-      yield* attempt("access", target, () => fsp.access(target, fsp.constants.W_OK))
-      if (stats.nlink > 1) return yield* inPlace
-    }
-    const temp = tempPathFor(target)
-    // After a successful rename the temp name is gone, so removing it is a no-op; on any other
-    // ending (failure, interruption) it removes the half-written temp file.
-    const written = yield* Effect.gen(function*() {
-      const created = yield* Effect.result(writeTemp(temp, bytes, existing, options.newFileMode ?? 0o666))
-      if (Result.isFailure(created)) return created.failure
-      yield* verify(target, expected)
-      yield* attempt("rename", target, () => fsp.rename(temp, target))
-      return undefined
-    }).pipe(Effect.ensuring(Effect.tryPromise(() => fsp.rm(temp, { force: true })).pipe(Effect.ignore)))
-    if (written !== undefined) {
-      const refused = written.code === "EACCES" || written.code === "EPERM"
-      if (Option.isSome(existing) && refused) return yield* inPlace
-      return yield* written
-    }
-    yield* syncDirectory(path.dirname(target))
-    return { path: target, bytes: length, method: "atomic", stats: yield* statAfter(target) } as const
+  function*(file: string, bytes: WriteBytes, options: AtomicWriteOptions & WriteTargetOptions = {}) {
+    return yield* withWriteTarget(file, options, (target) => target.write(bytes, options))
   }
 )
