@@ -141,7 +141,7 @@ const fail = (op: string, file: string, dirPath?: string) => (cause: unknown): A
 const attempt = <A>(op: string, file: string, f: () => Promise<A>, dirPath?: string): Effect.Effect<A, AtomicWriteError> =>
   Effect.tryPromise({ try: f, catch: fail(op, file, dirPath) })
 
-const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants
+const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants
 
 const lstatOrNone = (file: string, shown: string, dirPath: string): Effect.Effect<Option.Option<Stats>, AtomicWriteError> =>
   attempt("stat", shown, () => fsp.lstat(file), dirPath).pipe(
@@ -189,7 +189,8 @@ const linkSwappedIn = (target: string) =>
 
 /** Opens the file read-only without following a final link (ELOOP: a link was swapped in). */
 const openForCheck = (file: string, shown: string, dirPath: string) =>
-  attempt("read", shown, () => fsp.open(file, O_RDONLY | O_NOFOLLOW), dirPath).pipe(
+  // O_NONBLOCK: a FIFO swapped in is not waited on (it changes nothing for a regular file).
+  attempt("read", shown, () => fsp.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK), dirPath).pipe(
     Effect.catchIf((e) => e.code === "ELOOP", () => Effect.fail(linkSwappedIn(shown)))
   )
 
@@ -323,22 +324,34 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
   return { path: target, bytes: length, method: "atomic", stats: yield* statAfter } as const
 })
 
-const readCurrent = (loc: Location): Effect.Effect<Option.Option<CurrentFile>, AtomicWriteError | FileChangedSinceRead> => {
+const notRegular = (shown: string) =>
+  new AtomicWriteError({ op: "read", path: shown, code: undefined, message: `${shown} is not a regular file` })
+
+/** The file's stats and, when it is at most `maxBytes` long, its bytes; `None` when it does not exist. */
+const readCurrent = (
+  loc: Location,
+  maxBytes: number
+): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, AtomicWriteError | FileChangedSinceRead> => {
   const shown = path.join(loc.dirPath, loc.name)
   return Effect.acquireUseRelease(
     openForCheck(loc.at(loc.name), shown, loc.dirPath),
     (handle) =>
-      attempt("read", shown, async () => {
-        const stats = await handle.stat()
-        if (!stats.isFile()) return { bytes: new Uint8Array(0), stats }
-        return { bytes: await readUpTo(handle, stats.size), stats }
-      }, loc.dirPath),
+      Effect.gen(function*() {
+        const stats = yield* attempt("stat", shown, () => handle.stat(), loc.dirPath)
+        if (!stats.isFile()) return yield* notRegular(shown)
+        if (stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>() }
+        const bytes = yield* attempt("read", shown, () => readUpTo(handle, stats.size), loc.dirPath)
+        return { stats, bytes: Option.some<Uint8Array>(bytes) }
+      }),
     (handle) => Effect.promise(() => handle.close())
   ).pipe(
     Effect.map(Option.some),
-    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT", () => Effect.succeed(Option.none<CurrentFile>()))
+    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT", () => Effect.succeed(Option.none()))
   )
 }
+
+const currentOf = (loc: Location): Effect.Effect<Option.Option<CurrentFile>, AtomicWriteError | FileChangedSinceRead> =>
+  Effect.map(readCurrent(loc, Number.POSITIVE_INFINITY), Option.flatMap(({ bytes, stats }) => Option.map(bytes, (b) => ({ bytes: b, stats }))))
 
 const walkedOut = (file: string, e: BeneathError): AtomicWriteError | FileChangedSinceRead =>
   e.reason === "outside"
@@ -444,12 +457,31 @@ export const withWriteTarget = <A, E, R>(
       )
       return yield* use({
         path: realTarget,
-        current: readCurrent(loc),
+        current: currentOf(loc),
         write: (bytes, writeOptions = {}) => writeAt(loc, bytes, writeOptions)
       })
     }))
     return yield* locks.withLock(realTarget, locked)
   })) as Effect.Effect<A, E | AtomicWriteError | FileChangedSinceRead, Exclude<R, Scope.Scope>>
+
+/**
+ * Reads `file` for a change without following a link out of `within` (the same walk as the
+ * write): its stats and, when at most `maxBytes` long, its bytes; `None` when it does not exist.
+ * @category reading
+ */
+export const readForChange = (
+  file: string,
+  within: ReadonlyArray<string> | undefined,
+  maxBytes: number
+): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, AtomicWriteError | FileChangedSinceRead> =>
+  Effect.scoped(Effect.gen(function*() {
+    const loc: Location = within !== undefined && fdPathsSupported
+      ? yield* locateBeneath(file, within, {})
+      : yield* locateByPath(file, { within })
+    return yield* readCurrent(loc, maxBytes)
+  })).pipe(
+    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT" && e.op === "resolve", () => Effect.succeed(Option.none()))
+  )
 
 /**
  * Writes `bytes` (one buffer, or chunks written in order) to `file` atomically, after checking
