@@ -132,15 +132,13 @@ export const loadSnapshot = <E>(
   ctx: MutationContext,
   abs: string,
   guard: PriorGuard<E>
-): Effect.Effect<FileSnapshot, E | SnapshotReadError | FileTooLarge> =>
+): Effect.Effect<FileSnapshot, E | SnapshotReadError | FileTooLarge | FileChangedSinceRead> =>
   Effect.gen(function*() {
     yield* guard(undefined)
     const max = ctx.settings.maxEditFileBytes
     // The same walk as the write: a link swapped in to lead out of the workspace is not read through.
     const found = yield* readForChange(abs, ctx.workspace.roots, max).pipe(
-      Effect.mapError((e) =>
-        new SnapshotReadError({ path: abs, code: e._tag === "AtomicWriteError" ? e.code : undefined, message: e.message })
-      )
+      Effect.catchTag("AtomicWriteError", (e) => Effect.fail(new SnapshotReadError({ path: abs, code: e.code, message: e.message })))
     )
     const absent: FileSnapshot = { abs, exists: false, bytes: null, decoded: null, stats: null }
     if (Option.isNone(found)) return absent

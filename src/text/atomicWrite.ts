@@ -356,10 +356,10 @@ const currentOf = (loc: Location): Effect.Effect<Option.Option<CurrentFile>, Ato
 const walkedOut = (file: string, e: BeneathError): AtomicWriteError | FileChangedSinceRead =>
   e.reason === "outside"
     ? new FileChangedSinceRead({
-      message: `Nothing was written to ${file}: resolving it again for the write found that ${e.message} It was ` +
-        `inside the workspace when checked, so a symbolic link on the path changed during this call. Check the ` +
-        `path (e.g. with list_directory) and retry with one that stays inside the workspace.`,
-      display: "path changed to lead outside the workspace; nothing written."
+      message: `Nothing was read or written: ${e.message.replace(/\.$/, "")}. The path was inside the workspace ` +
+        `when checked, so a symbolic link on it changed during this call. Check the path (e.g. with ` +
+        `list_directory) and retry with one that stays inside the workspace.`,
+      display: "path changed to lead outside the workspace; nothing read or written."
     })
     : new AtomicWriteError({ op: "resolve", path: file, code: e.code, message: e.message })
 

@@ -129,11 +129,10 @@ export const openBeneath = Effect.fnUntraced(function*(
   absPath: string,
   options: OpenBeneathOptions = {}
 ): Effect.fn.Return<BeneathTarget, BeneathError, Scope.Scope> {
-  const outside = (why: string) =>
-    fail("outside", absPath, `${absPath} ${why}, which is outside every workspace root (${roots.join(", ")}).`)
+  const outside = (why: string) => fail("outside", absPath, `${absPath} ${why} (workspace roots: ${roots.join(", ")}).`)
   const given = componentsOf(absPath)
   const start = path.isAbsolute(absPath) ? rootOf(roots, given) : undefined
-  if (start === undefined) return yield* outside("is not under a workspace root")
+  if (start === undefined) return yield* outside("is not under any workspace root")
   let stack: Array<Frame> = [{ handle: yield* openDirectory(start.root, start.root), path: start.root }]
   let queue = given.slice(start.length)
   let hops = 0
@@ -149,7 +148,7 @@ export const openBeneath = Effect.fnUntraced(function*(
       return
     }
     const root = rootOf(roots, parts)
-    if (root === undefined) return yield* outside(`leads through the symbolic link ${path.join(at.path, link)} -> ${target}`)
+    if (root === undefined) return yield* outside(`leads through the symbolic link ${path.join(at.path, link)} -> ${target}, out of every workspace root`)
     stack = [{ handle: yield* openDirectory(root.root, root.root), path: root.root }]
     queue = [...parts.slice(root.length), ...queue]
   })
@@ -160,7 +159,7 @@ export const openBeneath = Effect.fnUntraced(function*(
       return yield* fail("not-directory", absPath, `${absPath} names a directory (${top.path}), not a file.`, "EISDIR")
     }
     if (name === "..") {
-      if (stack.length === 1) return yield* outside(`climbs (through "..") above ${top.path}`)
+      if (stack.length === 1) return yield* outside(`climbs (through "..") above the workspace root ${top.path}`)
       stack.pop()
       continue
     }
