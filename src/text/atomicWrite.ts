@@ -308,6 +308,8 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
   // After a successful rename the temp name is gone, so removing it is a no-op; on any other
   // ending (failure, interruption) it removes the half-written temp file.
   const written = yield* Effect.gen(function*() {
+    // Checked before the temp file is created too: no byte lands in a directory moved out of the roots.
+    yield* loc.recheck
     const created = yield* Effect.result(writeTemp(loc, temp, bytes, existing, options.newFileMode ?? 0o666))
     if (Result.isFailure(created)) return created.failure
     yield* verify(loc, expected)

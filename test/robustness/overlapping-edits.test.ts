@@ -110,4 +110,31 @@ describe("overlapping edits through toolwright serve", () => {
       // rename), so the later edit is refused and told to read again.
       for (const code of errorTypes) assert.include(["file_changed_since_read", "edit_requires_prior_read"], code)
     }), 180_000)
+
+  it.live("two edits of the same line in one session: one lands, the other is refused with the current text there", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      const state = yield* tempDir("tw-state-")
+      const client = yield* connectServe(["--root", root, "--state-dir", state])
+      for (let trial = 0; trial < 10; trial++) {
+        const file = path.join(root, `same-${trial}.txt`)
+        fs.writeFileSync(file, original(trial))
+        assert.isTrue((yield* call(client, "read_file", { file_path: file })).ok)
+        const edit = (by: string) =>
+          Effect.promise(() =>
+            client.callTool({
+              name: "edit",
+              arguments: { file_path: file, old_string: `trial ${trial} line 3 original`, new_string: `line 3 by ${by}` }
+            })
+          )
+        const results = yield* Effect.all([edit("a"), edit("b")], { concurrency: "unbounded" })
+        const refused = results.filter((r) => r.isError === true)
+        assert.strictEqual(refused.length, 1, `trial ${trial}: exactly one refused`)
+        assert.strictEqual(refused[0]!._meta?.["toolwright/errorType"], "file_changed_since_read")
+        const winner = results.findIndex((r) => r.isError !== true) === 0 ? "a" : "b"
+        const message = (refused[0]!.content as Array<{ text: string }>)[0]!.text
+        assert.include(message, `3\tline 3 by ${winner}`, "the refusal shows the current text of the region")
+        assert.include(fs.readFileSync(file, "utf8"), `line 3 by ${winner}\n`)
+      }
+    }), 60_000)
 })

@@ -14,7 +14,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Effect } from "effect"
 import { connectServe, tempDir } from "../support/serve.js"
 
-const ROUNDS = Number(process.env.TW_RACE_ROUNDS ?? 400)
+const ROUNDS = 400
 const TEXT = "same text\n"
 
 /** Flips each `links[i]` between `inside[i]` and `outside[i]` (atomically, by rename) until killed. */
@@ -58,7 +58,6 @@ const call = (client: Client, name: string, args: Record<string, unknown>) =>
   Effect.promise(async () => {
     const result = await client.callTool({ name, arguments: args })
     const code = result._meta?.["toolwright/errorType"]
-    if (process.env.TW_DEBUG_RACE && result.isError === true && code === "file_write_failure") console.error(name, code, JSON.stringify(result.content).slice(0, 400))
     return result.isError === true ? (typeof code === "string" ? code : "untyped") : "ok"
   })
 
