@@ -33,25 +33,16 @@ import * as fs from "node:fs"
 import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
-import { errnoCode } from "../session/fsEffect.js"
-import { isPathInside, resolveRealPath } from "../session/realPath.js"
 import { FileChangedSinceRead } from "../tool/errors.js"
-import { type BeneathError, fdPathsSupported, inDirectory, openBeneath, stillInside } from "./beneath.js"
 import { byteLengthOf, hashContents, readUpTo, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
 import { acquireLockFile, WriteLocks } from "./writeLock.js"
+import { AtomicWriteError, attempt, locate, type LocateOptions, type Location, resolveWriteTarget } from "./writeLocation.js"
 
-/** A write failed at the OS level; `code` is the errno code (`EACCES`, `ENOSPC`, `EISDIR`, …). @category errors */
-export class AtomicWriteError extends Data.TaggedError("AtomicWriteError")<{
-  readonly op: string
-  readonly path: string
-  readonly code: string | undefined
-  readonly message: string
-}> {}
+export { AtomicWriteError, resolveWriteTarget }
 
 /** Options of {@link atomicWrite}. @category models */
 export interface AtomicWriteOptions {
@@ -71,14 +62,7 @@ export interface AtomicWriteOptions {
 }
 
 /** Options of {@link withWriteTarget} (and of {@link atomicWrite}). @category models */
-export interface WriteTargetOptions {
-  /**
-   * Real paths of the workspace roots: the target is resolved and written without following a
-   * link out of them. Omitted: no boundary (the path is resolved as given; library use).
-   */
-  readonly within?: ReadonlyArray<string> | undefined
-  /** Create missing parent directories (inside the roots). */
-  readonly createParents?: boolean | undefined
+export interface WriteTargetOptions extends LocateOptions {
   /** How long to wait for another process's lock on the file (ms, default 10 s). */
   readonly lockTimeoutMs?: number | undefined
   /** Test hook: runs after the target is resolved, before it is locked (e.g. to swap a link in). */
@@ -116,31 +100,6 @@ export interface AtomicWriteResult {
 export { sha256Hex }
 
 
-/** Where the target lives: its directory, its name, and how to address a name in that directory. */
-interface Location {
-  /** Real path of the directory (as resolved). */
-  readonly dirPath: string
-  readonly name: string
-  /** A path for `name` in the directory: descriptor-relative where supported. */
-  readonly at: (name: string) => string
-  /** The last check before the rename: the directory is still inside a root. */
-  readonly recheck: Effect.Effect<void, FileChangedSinceRead | AtomicWriteError>
-  readonly syncDirectory: Effect.Effect<void>
-}
-
-const PROC_FD_PATH = /\/proc\/self\/fd\/\d+/g
-
-const fail = (op: string, file: string, dirPath?: string) => (cause: unknown): AtomicWriteError => {
-  const code = errnoCode(cause)
-  const raw = cause instanceof Error ? cause.message : String(cause)
-  // Node's text names the descriptor path; a model should see the real one.
-  const reason = dirPath === undefined ? raw : raw.replace(PROC_FD_PATH, dirPath)
-  return new AtomicWriteError({ op, path: file, code, message: reason })
-}
-
-const attempt = <A>(op: string, file: string, f: () => Promise<A>, dirPath?: string): Effect.Effect<A, AtomicWriteError> =>
-  Effect.tryPromise({ try: f, catch: fail(op, file, dirPath) })
-
 const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants
 
 const lstatOrNone = (file: string, shown: string, dirPath: string): Effect.Effect<Option.Option<Stats>, AtomicWriteError> =>
@@ -156,12 +115,6 @@ export const hashFile = (file: string): Effect.Effect<string | null, AtomicWrite
     (handle) => attempt("read", file, (): Promise<string | null> => hashContents(handle)),
     (handle) => Effect.promise(() => handle.close())
   ).pipe(Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null)))
-
-/** The path a write to `file` really lands on: symlinks (even dangling ones) followed. @category paths */
-export const resolveWriteTarget = (file: string): Effect.Effect<string, AtomicWriteError> =>
-  resolveRealPath(path.resolve(file)).pipe(
-    Effect.mapError((e) => new AtomicWriteError({ op: "realpath", path: file, code: e.code, message: `cannot resolve ${file}` }))
-  )
 
 /** What the file must still hold for a write to go ahead: nothing (it must not exist), its bytes, or their hash. */
 type Expected =
@@ -229,13 +182,6 @@ const verify = Effect.fnUntraced(function*(loc: Location, expected: Expected | u
 })
 
 const tempNameFor = (name: string): string => `.${name}.tw-${randomBytes(6).toString("hex")}.tmp`
-
-const syncDirectoryAt = (dir: string): Effect.Effect<void> =>
-  Effect.acquireUseRelease(
-    attempt("open", dir, () => fsp.open(dir, "r")),
-    (handle) => attempt("fsync", dir, () => handle.sync()),
-    (handle) => Effect.promise(() => handle.close())
-  ).pipe(Effect.ignore)
 
 const writeInPlace = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, expected: Expected | undefined) {
   const shown = path.join(loc.dirPath, loc.name)
@@ -355,68 +301,6 @@ const readCurrent = (
 const currentOf = (loc: Location): Effect.Effect<Option.Option<CurrentFile>, AtomicWriteError | FileChangedSinceRead> =>
   Effect.map(readCurrent(loc, Number.POSITIVE_INFINITY), Option.flatMap(({ bytes, stats }) => Option.map(bytes, (b) => ({ bytes: b, stats }))))
 
-const walkedOut = (file: string, e: BeneathError): AtomicWriteError | FileChangedSinceRead =>
-  e.reason === "outside"
-    ? new FileChangedSinceRead({
-      message: `Nothing was read or written: ${e.message.replace(/\.$/, "")}. The path was inside the workspace ` +
-        `when checked, so a symbolic link on it changed during this call. Check the path (e.g. with ` +
-        `list_directory) and retry with one that stays inside the workspace.`,
-      display: "path changed to lead outside the workspace; nothing read or written."
-    })
-    : new AtomicWriteError({ op: "resolve", path: file, code: e.code, message: e.message })
-
-/** The location through the descriptor walk: nothing outside `roots` is ever followed or named. */
-const locateBeneath = Effect.fnUntraced(function*(file: string, roots: ReadonlyArray<string>, options: WriteTargetOptions) {
-  const found = yield* openBeneath(roots, path.resolve(file), { createParents: options.createParents === true }).pipe(
-    Effect.mapError((e) => walkedOut(file, e))
-  )
-  const { dir, dirPath, name } = found
-  const recheck = Effect.flatMap(stillInside(dir, roots), (inside) =>
-    Option.isSome(inside)
-      ? Effect.void
-      : Effect.fail(
-        new FileChangedSinceRead({
-          message: `Nothing was written to ${path.join(dirPath, name)}: its directory was moved or removed during ` +
-            `this call and is no longer inside the workspace. Check the path and retry.`,
-          display: "directory moved during the write; nothing written."
-        })
-      ))
-  return {
-    dirPath,
-    name,
-    at: (n: string) => inDirectory(dir, n),
-    recheck,
-    syncDirectory: attempt("fsync", dirPath, () => dir.sync()).pipe(Effect.ignore)
-  } satisfies Location
-})
-
-/** The location by path (no descriptor paths here, or no roots given); with roots, re-resolved before the rename. */
-const locateByPath = Effect.fnUntraced(function*(file: string, options: WriteTargetOptions) {
-  const roots = options.within
-  if (options.createParents === true) {
-    const parent = path.dirname(yield* resolveWriteTarget(file))
-    yield* attempt("mkdir", parent, () => fsp.mkdir(parent, { recursive: true }))
-  }
-  const target = yield* resolveWriteTarget(file)
-  const dirPath = path.dirname(target)
-  const inside = (real: string) => roots === undefined || roots.some((root) => isPathInside(real, root))
-  const escaped = new FileChangedSinceRead({
-    message: `Nothing was written to ${file}: it now resolves to ${target}, outside the workspace; a symbolic link ` +
-      `on the path changed during this call. Check the path and retry with one inside the workspace.`,
-    display: "path changed to lead outside the workspace; nothing written."
-  })
-  if (!inside(target)) return yield* escaped
-  const recheck = roots === undefined ? Effect.void : Effect.flatMap(resolveWriteTarget(dirPath), (now) =>
-    now === dirPath && inside(now) ? Effect.void : Effect.fail(escaped))
-  return {
-    dirPath,
-    name: path.basename(target),
-    at: (n: string) => path.join(dirPath, n),
-    recheck,
-    syncDirectory: syncDirectoryAt(dirPath)
-  } satisfies Location
-})
-
 /**
  * Resolves `file` (without following links out of `options.within`), takes its write lock (in
  * the process and across processes) and runs `use` with it: every `current` read and `write` in
@@ -430,9 +314,7 @@ export const withWriteTarget = <A, E, R>(
   use: (target: WriteTarget) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | AtomicWriteError | FileChangedSinceRead, Exclude<R, Scope.Scope>> =>
   Effect.scoped(Effect.gen(function*() {
-    const loc: Location = options.within !== undefined && fdPathsSupported
-      ? yield* locateBeneath(file, options.within, options)
-      : yield* locateByPath(file, options)
+    const loc = yield* locate(file, options)
     if (options.afterResolve !== undefined) yield* options.afterResolve
     const realTarget = path.join(loc.dirPath, loc.name)
     const locks = yield* WriteLocks
@@ -477,9 +359,7 @@ export const readForChange = (
   maxBytes: number
 ): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, AtomicWriteError | FileChangedSinceRead> =>
   Effect.scoped(Effect.gen(function*() {
-    const loc: Location = within !== undefined && fdPathsSupported
-      ? yield* locateBeneath(file, within, {})
-      : yield* locateByPath(file, { within })
+    const loc = yield* locate(file, { within })
     return yield* readCurrent(loc, maxBytes)
   })).pipe(
     Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT" && e.op === "resolve", () => Effect.succeed(Option.none()))
