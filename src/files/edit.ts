@@ -22,7 +22,8 @@ import {
   text
 } from "../tool/index.js"
 import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
-import { commitSnapshot, makeMutationContext, unchangedSinceApproval } from "./mutation.js"
+import { replanEdit } from "./editReplan.js"
+import { commitPlan, makeMutationContext, unchangedSinceApproval } from "./mutation.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
@@ -146,21 +147,26 @@ export const makeEdit = Effect.gen(function*() {
           }),
           execute: () =>
             Effect.gen(function*() {
-              const p = yield* plan
+              const planned = yield* plan
               const approved = yield* Ref.get(shown)
-              yield* unchangedSinceApproval(approved, p, { subject: `File ${abs}`, action: "edit", next: "redo the edit against the current content" })
-              if (settings.fuzzyEditApproval === "ask" && p.match !== null && p.match.rung !== "exact" && Option.isNone(approved)) {
+              yield* unchangedSinceApproval(approved, planned, { subject: `File ${abs}`, action: "edit", next: "redo the edit against the current content" })
+              const fuzzyNeedsApproval = settings.fuzzyEditApproval === "ask"
+              if (fuzzyNeedsApproval && planned.match !== null && planned.match.rung !== "exact" && Option.isNone(approved)) {
                 return yield* new ExecutionDenied({
-                  message: `old_string matched ${abs} only approximately (rung: ${p.match.rung}), and this session ` +
+                  message: `old_string matched ${abs} only approximately (rung: ${planned.match.rung}), and this session ` +
                     `requires a person to approve approximate edits, which did not happen. Nothing was written. Retry ` +
-                    `with old_string copied exactly from the file; the text there is:\n${p.match.oldString}`,
+                    `with old_string copied exactly from the file; the text there is:\n${planned.match.oldString}`,
                   display: "approximate edit needs approval; nothing written."
                 })
               }
-              const committed = yield* commitSnapshot(ctx, p.snapshot, p.newBytes, { tool: "edit", guard: editGuard(ctx, abs) }).pipe(
+              // Another writer may land between this plan and the write: the edit is then planned again
+              // on what it left (only when no person approved this exact diff).
+              const replan = Option.isNone(approved) ? replanEdit(ctx, abs, request, planned, fuzzyNeedsApproval) : undefined
+              const committed = yield* commitPlan(ctx, planned, { tool: "edit", guard: editGuard(ctx, abs), replan }).pipe(
                 Effect.catchTag("AtomicWriteError", (e) =>
                   Effect.fail(new FileWriteFailure({ message: `Error executing edit: ${e.message}`, display: `Error writing file: ${e.message}` })))
               )
+              const p = committed.plan
               const first = p.isNewFile
                 ? `Created new file: ${abs} with provided content.`
                 : `The file: ${abs} has been updated.`

@@ -119,11 +119,24 @@ export const computeEdit = (
   abs: string,
   request: EditRequest
 ): Effect.Effect<EditPlan, EditPlanError> =>
+  loadSnapshot(ctx, abs, editGuard(ctx, abs)).pipe(
+    Effect.catchTag("SnapshotReadError", (e) =>
+      Effect.fail(new EditPreparationFailure({ message: `Error preparing edit: ${e.message}`, display: `Error preparing edit: ${e.message}` }))),
+    Effect.flatMap((snapshot) => planEdit(ctx, abs, snapshot, request))
+  )
+
+/**
+ * The edit of {@link computeEdit} on a snapshot already loaded (the decision table, evidence and
+ * new bytes); also what a re-plan under the write lock runs on the file's current bytes.
+ * @category editing
+ */
+export const planEdit = (
+  ctx: MutationContext,
+  abs: string,
+  snapshot: FileSnapshot,
+  request: EditRequest
+): Effect.Effect<EditPlan, EditPlanError> =>
   Effect.gen(function*() {
-    const snapshot = yield* loadSnapshot(ctx, abs, editGuard(ctx, abs)).pipe(
-      Effect.catchTag("SnapshotReadError", (e) =>
-        Effect.fail(new EditPreparationFailure({ message: `Error preparing edit: ${e.message}`, display: `Error preparing edit: ${e.message}` })))
-    )
     if (snapshot.decoded === null) {
       if (request.oldString !== "") {
         return yield* new FileNotFound({

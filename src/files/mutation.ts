@@ -3,11 +3,15 @@
  * checks, then commit new bytes — before-image to the history, the final prior-read check, parent
  * directories, the atomic compare-and-swap write, and the read-cache record.
  *
+ * Both the load and the write resolve the path without following a link out of the workspace
+ * roots (text/beneath.ts). The write holds the file's lock from its check to its rename; when the
+ * check finds that another writer got there first, a tool that can (edit) re-plans against the new
+ * content under the same lock, and one that cannot (write_file, notebook_edit) is refused with
+ * `file_changed_since_read`: never two successes with one of them lost.
+ *
  * @since 0.1.0
  */
 import type { Stats } from "node:fs"
-import * as fsp from "node:fs/promises"
-import * as path from "node:path"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -15,9 +19,9 @@ import { errnoCode } from "../session/fsEffect.js"
 import { FileReadCache, type FileReadCacheService } from "../session/readCache.js"
 import { Session } from "../session/session.js"
 import { Workspace, type WorkspaceService } from "../session/workspace.js"
-import { atomicWrite, AtomicWriteError } from "../text/atomicWrite.js"
+import { type AtomicWriteError, readForChange, withWriteTarget } from "../text/atomicWrite.js"
 import { type DecodedText, decodeText } from "../text/codec.js"
-import { readUpTo, type WriteBytes } from "../text/fileIo.js"
+import type { WriteBytes } from "../text/fileIo.js"
 import { makeFileHistory, sessionHistoryDir } from "../text/history.js"
 import { FileChangedSinceRead, FileTooLarge } from "../tool/errors.js"
 import { type FileToolsSettings, loadFileToolsSettings } from "./config.js"
@@ -98,9 +102,6 @@ export interface CommitResult {
   readonly historyError?: string
 }
 
-const readFailure = (abs: string) => (cause: unknown) =>
-  new SnapshotReadError({ path: abs, code: errnoCode(cause), message: cause instanceof Error ? cause.message : String(cause) })
-
 const tooLarge = (abs: string, size: number, limit: number) =>
   new FileTooLarge({
     message: `File ${abs} is ${size} bytes, over the ${limit}-byte limit for changing files with this tool. ` +
@@ -108,18 +109,18 @@ const tooLarge = (abs: string, size: number, limit: number) =>
     display: `File too large to change (${size} bytes).`
   })
 
-/**
- * A regular file's bytes (the size comes from the open file, so a file that changed since `stats`
- * is read whole); anything else is read as before. Nothing is hashed: the write compares bytes.
- */
-const readContent = (abs: string, stats: Stats): Effect.Effect<Uint8Array, SnapshotReadError> =>
-  stats.isFile()
-    ? Effect.acquireUseRelease(
-      Effect.tryPromise({ try: () => fsp.open(abs, "r"), catch: readFailure(abs) }),
-      (handle) => Effect.tryPromise({ try: async () => readUpTo(handle, (await handle.stat()).size), catch: readFailure(abs) }),
-      (handle) => Effect.promise(() => handle.close())
-    )
-    : Effect.tryPromise({ try: () => fsp.readFile(abs), catch: readFailure(abs) })
+/** A snapshot of bytes read under the write lock (for a re-plan), decoded like {@link loadSnapshot}'s. @category mutation */
+export const snapshotOf = (
+  ctx: MutationContext,
+  abs: string,
+  current: Option.Option<{ readonly bytes: Uint8Array; readonly stats: Stats }>
+): Effect.Effect<FileSnapshot, FileTooLarge> => {
+  if (Option.isNone(current)) return Effect.succeed({ abs, exists: false, bytes: null, decoded: null, stats: null })
+  const { bytes, stats } = current.value
+  if (bytes.length > ctx.settings.maxEditFileBytes) return Effect.fail(tooLarge(abs, bytes.length, ctx.settings.maxEditFileBytes))
+  const decoded = decodeText(bytes, { legacyEncoding: ctx.settings.legacyEncoding })
+  return Effect.succeed({ abs, exists: true, bytes, decoded, stats })
+}
 
 /**
  * Loads the file for a mutation: prior-read check before any content is read (so error codes
@@ -131,26 +132,22 @@ export const loadSnapshot = <E>(
   ctx: MutationContext,
   abs: string,
   guard: PriorGuard<E>
-): Effect.Effect<FileSnapshot, E | SnapshotReadError | FileTooLarge> =>
+): Effect.Effect<FileSnapshot, E | SnapshotReadError | FileTooLarge | FileChangedSinceRead> =>
   Effect.gen(function*() {
     yield* guard(undefined)
-    const stats = yield* Effect.tryPromise({ try: () => fsp.stat(abs), catch: readFailure(abs) }).pipe(
-      Effect.map(Option.some),
-      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Stats>()))
+    const max = ctx.settings.maxEditFileBytes
+    // The same walk as the write: a link swapped in to lead out of the workspace is not read through.
+    const found = yield* readForChange(abs, ctx.workspace.roots, max).pipe(
+      Effect.catchTag("AtomicWriteError", (e) => Effect.fail(new SnapshotReadError({ path: abs, code: e.code, message: e.message })))
     )
     const absent: FileSnapshot = { abs, exists: false, bytes: null, decoded: null, stats: null }
-    if (Option.isNone(stats)) return absent
-    if (stats.value.size > ctx.settings.maxEditFileBytes) return yield* tooLarge(abs, stats.value.size, ctx.settings.maxEditFileBytes)
-    const read = yield* readContent(abs, stats.value).pipe(
-      Effect.map(Option.some),
-      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Uint8Array>()))
-    )
-    if (Option.isNone(read)) return absent
+    if (Option.isNone(found)) return absent
+    const { stats, bytes: read } = found.value
+    if (Option.isNone(read)) return yield* tooLarge(abs, stats.size, max)
     const bytes = read.value
-    if (bytes.length > ctx.settings.maxEditFileBytes) return yield* tooLarge(abs, bytes.length, ctx.settings.maxEditFileBytes)
     yield* guard(true)
     const decoded = decodeText(bytes, { legacyEncoding: ctx.settings.legacyEncoding })
-    return { abs, exists: true, bytes, decoded, stats: stats.value }
+    return { abs, exists: true, bytes, decoded, stats }
   })
 
 /** Records the before-image; a failure is logged and reported, never fatal. */
@@ -173,22 +170,62 @@ const backup = (ctx: MutationContext, snapshot: FileSnapshot, tool: string) =>
     )
   )
 
-const mkdirParent = (abs: string) =>
-  Effect.tryPromise({
-    try: () => fsp.mkdir(path.dirname(abs), { recursive: true }),
-    catch: (cause) =>
-      new AtomicWriteError({
-        op: "mkdir",
-        path: path.dirname(abs),
-        code: errnoCode(cause),
-        message: cause instanceof Error ? cause.message : String(cause)
-      })
+/** A plan a mutation commits: the snapshot it was computed from and the bytes to write. @category models */
+export interface CommitPlan {
+  readonly snapshot: FileSnapshot
+  readonly newBytes: WriteBytes
+}
+
+/** Options of {@link commitPlan}. @category models */
+export interface CommitOptions<P, E, E2> {
+  readonly tool: string
+  readonly guard: PriorGuard<E>
+  readonly cacheable?: boolean
+  /**
+   * Re-plans the change against the file as it is now (read under the write lock) when another
+   * writer changed it after the plan was made; without it such a change is refused.
+   */
+  readonly replan?: ((current: FileSnapshot) => Effect.Effect<P, E2>) | undefined
+}
+
+/**
+ * Commits a plan: before-image first, then the final prior-read check, then — under the file's
+ * write lock — the compare-and-swap write against the plan's snapshot (parent directories created
+ * for a new file, inside the roots). When the file changed since the plan and `replan` is given,
+ * the change is planned again on the current bytes and written under the same lock. Finally the
+ * read-cache record (`cacheable` as the tool says). Returns the plan that was written.
+ * @category mutation
+ */
+export const commitPlan = <P extends CommitPlan, E, E2 = never>(
+  ctx: MutationContext,
+  plan: P,
+  options: CommitOptions<P, E, E2>
+): Effect.Effect<CommitResult & { readonly plan: P }, E | E2 | FileTooLarge | AtomicWriteError | FileChangedSinceRead> =>
+  Effect.gen(function*() {
+    const abs = plan.snapshot.abs
+    const history = yield* backup(ctx, plan.snapshot, options.tool)
+    yield* options.guard(plan.snapshot.exists)
+    const target = { within: ctx.workspace.roots, createParents: !plan.snapshot.exists }
+    const done = yield* withWriteTarget(abs, target, (file) =>
+      Effect.gen(function*() {
+        const first = yield* Effect.result(file.write(plan.newBytes, { expectedBytes: plan.snapshot.bytes }))
+        if (first._tag === "Success") return { written: first.success, plan, history }
+        const replan = options.replan
+        if (first.failure._tag !== "FileChangedSinceRead" || replan === undefined) return yield* first.failure
+        const snapshot = yield* snapshotOf(ctx, abs, yield* file.current)
+        const next = yield* replan(snapshot)
+        const again = yield* backup(ctx, next.snapshot, options.tool)
+        const written = yield* file.write(next.newBytes, { expectedBytes: next.snapshot.bytes })
+        return { written, plan: next, history: again }
+      }))
+    const { written } = done
+    yield* ctx.cache.recordWrite(abs, written.stats, { cacheable: options.cacheable ?? true })
+    return { path: written.path, bytes: written.bytes, method: written.method, stats: written.stats, ...done.history, plan: done.plan }
   })
 
 /**
- * Commits new bytes computed from `snapshot`: before-image first, then the final prior-read check,
- * parent directories (new files only, after the check), the atomic compare-and-swap write against
- * the snapshot's bytes, and finally the read-cache record (`cacheable` as the tool says).
+ * Commits new bytes computed from `snapshot` ({@link commitPlan} without a re-plan: a change by
+ * another writer is refused with `file_changed_since_read`).
  * @category mutation
  */
 export const commitSnapshot = <E>(
@@ -197,11 +234,7 @@ export const commitSnapshot = <E>(
   bytes: WriteBytes,
   options: { readonly tool: string; readonly guard: PriorGuard<E>; readonly cacheable?: boolean }
 ): Effect.Effect<CommitResult, E | AtomicWriteError | FileChangedSinceRead> =>
-  Effect.gen(function*() {
-    const history = yield* backup(ctx, snapshot, options.tool)
-    yield* options.guard(snapshot.exists)
-    if (!snapshot.exists) yield* mkdirParent(snapshot.abs)
-    const written = yield* atomicWrite(snapshot.abs, bytes, { expectedBytes: snapshot.bytes })
-    yield* ctx.cache.recordWrite(snapshot.abs, written.stats, { cacheable: options.cacheable ?? true })
-    return { path: written.path, bytes: written.bytes, method: written.method, stats: written.stats, ...history }
-  })
+  commitPlan<CommitPlan, E>(ctx, { snapshot, newBytes: bytes }, options).pipe(
+    // Without a re-plan nothing is decoded again, so the size limit cannot be met here.
+    Effect.catchTag("FileTooLarge", Effect.die)
+  )

@@ -154,7 +154,8 @@ export const planSedEdit = Effect.fnUntraced(function*(input: SedPlanInput) {
       if (confirmed !== undefined && confirmed.hash !== sim.hash) return yield* changedSinceConfirmation
       const data: SedEditData = { kind: "sed-edit", filePath: file, changed: sim.newText !== sim.oldText, sed: info }
       if (!data.changed) return textResult(`sed edit made no changes to ${file}.`, { data })
-      yield* atomicWrite(file, encodeText(sim.newText, sim.format), { expectedHash: sim.hash }).pipe(
+      // The same walk and lock as edit: no link followed out of the roots, no lost concurrent edit.
+      yield* atomicWrite(file, encodeText(sim.newText, sim.format), { expectedHash: sim.hash, within: input.workspace.roots }).pipe(
         Effect.catchTag("AtomicWriteError", (e) => Effect.fail(writeFailure(file, e)))
       )
       const after = yield* Effect.option(stat(file))

@@ -14,28 +14,35 @@
  * place instead (after the same check), as editors do: a file with several hard links (a rename
  * would split them) and a file whose directory refuses new entries while the file itself is writable.
  *
+ * Check and use the same thing: given the workspace roots (`within`), the target is resolved by
+ * the descriptor walk of beneath.ts (no link followed out of the roots, each parent opened with
+ * `O_NOFOLLOW`), and every later step — the check, the temp file, the rename — names the file
+ * relative to the opened directory, whose real path is checked to be inside a root once more just
+ * before the rename. Where descriptor paths are missing (not Linux), paths are used and the
+ * directory's real path is resolved again before the rename instead: a narrower window, not none.
+ *
+ * Serialized: the check and the rename run under the file's write lock (writeLock.ts: one per real
+ * path in the process, and a lock file next to the target across processes), so two toolwright
+ * writers never both pass the check before either renames. {@link withWriteTarget} holds the lock
+ * around a caller's own steps, so a caller can re-read and re-plan without losing it.
+ *
  * @since 0.1.0
  */
 import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
 import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
-import { errnoCode } from "../session/fsEffect.js"
-import { resolveRealPath } from "../session/realPath.js"
+import type * as Scope from "effect/Scope"
 import { FileChangedSinceRead } from "../tool/errors.js"
-import { byteLengthOf, hashContents, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
+import { byteLengthOf, hashContents, readUpTo, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
+import { acquireLockFile, WriteLocks } from "./writeLock.js"
+import { AtomicWriteError, attempt, locate, type LocateOptions, type Location, resolveWriteTarget } from "./writeLocation.js"
 
-/** A write failed at the OS level; `code` is the errno code (`EACCES`, `ENOSPC`, `EISDIR`, …). @category errors */
-export class AtomicWriteError extends Data.TaggedError("AtomicWriteError")<{
-  readonly op: string
-  readonly path: string
-  readonly code: string | undefined
-  readonly message: string
-}> {}
+export { AtomicWriteError, resolveWriteTarget }
 
 /** Options of {@link atomicWrite}. @category models */
 export interface AtomicWriteOptions {
@@ -54,6 +61,30 @@ export interface AtomicWriteOptions {
   readonly newFileMode?: number | undefined
 }
 
+/** Options of {@link withWriteTarget} (and of {@link atomicWrite}). @category models */
+export interface WriteTargetOptions extends LocateOptions {
+  /** How long to wait for another process's lock on the file (ms, default 10 s). */
+  readonly lockTimeoutMs?: number | undefined
+  /** Test hook: runs after the target is resolved, before it is locked (e.g. to swap a link in). */
+  readonly afterResolve?: Effect.Effect<void> | undefined
+}
+
+/** The current content of a write target. @category models */
+export interface CurrentFile {
+  readonly bytes: Uint8Array
+  readonly stats: Stats
+}
+
+/** A resolved, locked file, for the span of {@link withWriteTarget}. @category models */
+export interface WriteTarget {
+  /** The real path that will be written. */
+  readonly path: string
+  /** Its bytes now (`None`: it does not exist). */
+  readonly current: Effect.Effect<Option.Option<CurrentFile>, AtomicWriteError | FileChangedSinceRead>
+  /** The compare-and-swap write (see {@link atomicWrite}). */
+  readonly write: (bytes: WriteBytes, options?: AtomicWriteOptions) => Effect.Effect<AtomicWriteResult, AtomicWriteError | FileChangedSinceRead>
+}
+
 /** What {@link atomicWrite} did. @category models */
 export interface AtomicWriteResult {
   /** The path really written (symlinks resolved). */
@@ -68,17 +99,11 @@ export interface AtomicWriteResult {
 /** Hex sha256 of `bytes`. @category hashing */
 export { sha256Hex }
 
-const fail = (op: string, file: string) => (cause: unknown): AtomicWriteError => {
-  const code = errnoCode(cause)
-  const reason = cause instanceof Error ? cause.message : String(cause)
-  return new AtomicWriteError({ op, path: file, code, message: reason })
-}
 
-const attempt = <A>(op: string, file: string, f: () => Promise<A>): Effect.Effect<A, AtomicWriteError> =>
-  Effect.tryPromise({ try: f, catch: fail(op, file) })
+const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants
 
-const statOrNone = (file: string): Effect.Effect<Option.Option<Stats>, AtomicWriteError> =>
-  Effect.tryPromise({ try: () => fsp.stat(file), catch: fail("stat", file) }).pipe(
+const lstatOrNone = (file: string, shown: string, dirPath: string): Effect.Effect<Option.Option<Stats>, AtomicWriteError> =>
+  attempt("stat", shown, () => fsp.lstat(file), dirPath).pipe(
     Effect.map(Option.some),
     Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Stats>()))
   )
@@ -90,12 +115,6 @@ export const hashFile = (file: string): Effect.Effect<string | null, AtomicWrite
     (handle) => attempt("read", file, (): Promise<string | null> => hashContents(handle)),
     (handle) => Effect.promise(() => handle.close())
   ).pipe(Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null)))
-
-/** The path a write to `file` really lands on: symlinks (even dangling ones) followed. @category paths */
-export const resolveWriteTarget = (file: string): Effect.Effect<string, AtomicWriteError> =>
-  resolveRealPath(path.resolve(file)).pipe(
-    Effect.mapError((e) => new AtomicWriteError({ op: "realpath", path: file, code: e.code, message: `cannot resolve ${file}` }))
-  )
 
 /** What the file must still hold for a write to go ahead: nothing (it must not exist), its bytes, or their hash. */
 type Expected =
@@ -110,84 +129,241 @@ const expectedOf = ({ expectedBytes, expectedHash }: AtomicWriteOptions): Expect
   return typeof given === "string" ? { _tag: "Hash", hash: given } : { _tag: "Bytes", bytes: given }
 }
 
+const changedUnderfoot = (target: string, what: string) =>
+  new FileChangedSinceRead({
+    message: `File ${target} ${what} after it was read for this change, so nothing was written. Re-read it ` +
+      `with the read_file tool and redo the change against the current content.`,
+    display: "file changed on disk before the write; nothing written."
+  })
+
+/** A link where the file was: someone swapped it in after the target was resolved. */
+const linkSwappedIn = (target: string) =>
+  changedUnderfoot(target, "was replaced by a symbolic link (not followed, as it may lead out of the workspace)")
+
+/** Opens the file read-only without following a final link (ELOOP: a link was swapped in). */
+const openForCheck = (file: string, shown: string, dirPath: string) =>
+  // O_NONBLOCK: a FIFO swapped in is not waited on (it changes nothing for a regular file).
+  attempt("read", shown, () => fsp.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK), dirPath).pipe(
+    Effect.catchIf((e) => e.code === "ELOOP", () => Effect.fail(linkSwappedIn(shown)))
+  )
+
 /** Whether the file now holds what was expected: "same", "absent" (it does not exist) or "differs". */
-const currentState = (file: string, expected: Expected): Effect.Effect<"same" | "absent" | "differs", AtomicWriteError> => {
-  switch (expected._tag) {
-    case "Absent":
-      return Effect.map(statOrNone(file), (found) => (Option.isNone(found) ? "same" : "differs"))
-    case "Hash":
-      return Effect.map(hashFile(file), (actual) => (actual === expected.hash ? "same" : actual === null ? "absent" : "differs"))
-    case "Bytes":
-      return Effect.acquireUseRelease(
-        attempt("read", file, () => fsp.open(file, "r")),
-        (handle) => attempt("read", file, () => sameContents(handle, expected.bytes)),
-        (handle) => Effect.promise(() => handle.close())
-      ).pipe(
-        Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
-        Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed("absent" as const))
-      )
+const currentState = (
+  loc: Location,
+  expected: Expected
+): Effect.Effect<"same" | "absent" | "differs", AtomicWriteError | FileChangedSinceRead> => {
+  const shown = path.join(loc.dirPath, loc.name)
+  const file = loc.at(loc.name)
+  if (expected._tag === "Absent") {
+    return Effect.map(lstatOrNone(file, shown, loc.dirPath), (found) => (Option.isNone(found) ? "same" : "differs"))
   }
+  return Effect.acquireUseRelease(
+    openForCheck(file, shown, loc.dirPath),
+    (handle) =>
+      attempt("read", shown, async () =>
+        expected._tag === "Bytes" ? sameContents(handle, expected.bytes) : (await hashContents(handle)) === expected.hash),
+    (handle) => Effect.promise(() => handle.close())
+  ).pipe(
+    Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
+    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT", () => Effect.succeed("absent" as const))
+  )
 }
 
-const verify = Effect.fnUntraced(function*(target: string, expected: Expected | undefined) {
+const verify = Effect.fnUntraced(function*(loc: Location, expected: Expected | undefined) {
   if (expected === undefined) return
-  const state = yield* currentState(target, expected)
+  const state = yield* currentState(loc, expected)
   if (state === "same") return
   const what = expected._tag === "Absent"
     ? "was created by someone else"
     : state === "absent"
     ? "was deleted"
     : "was modified (its bytes no longer match the ones the change was computed from)"
-  return yield* new FileChangedSinceRead({
-    message: `File ${target} ${what} after it was read for this change, so nothing was written. Re-read it ` +
-      `with the read_file tool and redo the change against the current content.`,
-    display: "file changed on disk before the write; nothing written."
-  })
+  return yield* changedUnderfoot(path.join(loc.dirPath, loc.name), what)
 })
 
-const tempPathFor = (target: string): string =>
-  path.join(path.dirname(target), `.${path.basename(target)}.tw-${randomBytes(6).toString("hex")}.tmp`)
+const tempNameFor = (name: string): string => `.${name}.tw-${randomBytes(6).toString("hex")}.tmp`
 
-const syncDirectory = (dir: string): Effect.Effect<void> =>
-  Effect.acquireUseRelease(
-    attempt("open", dir, () => fsp.open(dir, "r")),
-    (handle) => attempt("fsync", dir, () => handle.sync()),
-    (handle) => Effect.promise(() => handle.close())
-  ).pipe(Effect.ignore)
-
-const writeInPlace = Effect.fnUntraced(function*(target: string, bytes: WriteBytes, expected: Expected | undefined) {
-  yield* verify(target, expected)
+const writeInPlace = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, expected: Expected | undefined) {
+  const shown = path.join(loc.dirPath, loc.name)
+  yield* verify(loc, expected)
   yield* Effect.acquireUseRelease(
-    attempt("open", target, () => fsp.open(target, "r+")),
+    attempt("open", shown, () => fsp.open(loc.at(loc.name), O_RDWR | O_NOFOLLOW), loc.dirPath).pipe(
+      Effect.catchIf((e) => e.code === "ELOOP", () => Effect.fail(linkSwappedIn(shown)))
+    ),
     (handle) =>
       Effect.gen(function*() {
-        yield* attempt("write", target, () => writeChunks(handle, bytes))
-        yield* attempt("truncate", target, () => handle.truncate(byteLengthOf(bytes)))
-        yield* attempt("fsync", target, () => handle.sync())
+        yield* attempt("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
+        yield* attempt("truncate", shown, () => handle.truncate(byteLengthOf(bytes)), loc.dirPath)
+        yield* attempt("fsync", shown, () => handle.sync(), loc.dirPath)
       }),
     (handle) => Effect.promise(() => handle.close())
   )
 })
 
-const writeTemp = Effect.fnUntraced(function*(temp: string, bytes: WriteBytes, existing: Option.Option<Stats>, mode: number) {
+const writeTemp = Effect.fnUntraced(function*(
+  loc: Location,
+  temp: string,
+  bytes: WriteBytes,
+  existing: Option.Option<Stats>,
+  mode: number
+) {
+  const shown = path.join(loc.dirPath, temp)
   yield* Effect.acquireUseRelease(
-    attempt("open", temp, () => fsp.open(temp, "wx", Option.isSome(existing) ? 0o600 : mode)),
+    attempt("open", shown, () => fsp.open(loc.at(temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, Option.isSome(existing) ? 0o600 : mode), loc.dirPath),
     (handle) =>
       Effect.gen(function*() {
-        yield* attempt("write", temp, () => writeChunks(handle, bytes))
-        yield* attempt("fsync", temp, () => handle.sync())
+        yield* attempt("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
+        yield* attempt("fsync", shown, () => handle.sync(), loc.dirPath)
         if (Option.isSome(existing)) {
           const { mode: m, uid, gid } = existing.value
           // Owner first (chown may clear set-id bits), then the exact mode.
-          yield* attempt("chown", temp, () => handle.chown(uid, gid)).pipe(Effect.ignore)
-          yield* attempt("chmod", temp, () => handle.chmod(m & 0o7777))
+          yield* attempt("chown", shown, () => handle.chown(uid, gid), loc.dirPath).pipe(Effect.ignore)
+          yield* attempt("chmod", shown, () => handle.chmod(m & 0o7777), loc.dirPath)
         }
       }),
     (handle) => Effect.promise(() => handle.close())
   )
 })
 
-const statAfter = (target: string) => attempt("stat", target, () => fsp.stat(target))
+/** The compare-and-swap write at a resolved location (the caller holds the file's lock). */
+const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, options: AtomicWriteOptions) {
+  const target = path.join(loc.dirPath, loc.name)
+  const file = loc.at(loc.name)
+  const existing = yield* lstatOrNone(file, target, loc.dirPath)
+  const length = byteLengthOf(bytes)
+  const expected = expectedOf(options)
+  const statAfter = attempt("stat", target, () => fsp.lstat(file), loc.dirPath)
+  const inPlace = Effect.gen(function*() {
+    yield* writeInPlace(loc, bytes, expected)
+    return { path: target, bytes: length, method: "in-place", stats: yield* statAfter } as const
+  })
+  if (Option.isSome(existing)) {
+    const stats = existing.value
+    if (stats.isSymbolicLink()) return yield* linkSwappedIn(target)
+    if (stats.isDirectory()) {
+      return yield* new AtomicWriteError({ op: "open", path: target, code: "EISDIR", message: `${target} is a directory` })
+    }
+    if (!stats.isFile()) {
+      return yield* new AtomicWriteError({ op: "open", path: target, code: undefined, message: `${target} is not a regular file` })
+    }
+    // Temp + rename needs only the directory to be writable; a read-only file must stay refused.
+    yield* attempt("access", target, () => fsp.access(file, fsp.constants.W_OK), loc.dirPath)
+    if (stats.nlink > 1) return yield* inPlace
+  }
+  const temp = tempNameFor(loc.name)
+  // After a successful rename the temp name is gone, so removing it is a no-op; on any other
+  // ending (failure, interruption) it removes the half-written temp file.
+  const written = yield* Effect.gen(function*() {
+    // Checked before the temp file is created too: no byte lands in a directory moved out of the roots.
+    yield* loc.recheck
+    const created = yield* Effect.result(writeTemp(loc, temp, bytes, existing, options.newFileMode ?? 0o666))
+    if (Result.isFailure(created)) return created.failure
+    yield* verify(loc, expected)
+    yield* loc.recheck
+    yield* attempt("rename", target, () => fsp.rename(loc.at(temp), file), loc.dirPath)
+    return undefined
+  }).pipe(Effect.ensuring(Effect.tryPromise(() => fsp.rm(loc.at(temp), { force: true })).pipe(Effect.ignore)))
+  if (written !== undefined) {
+    const refused = written.code === "EACCES" || written.code === "EPERM"
+    if (Option.isSome(existing) && refused) return yield* inPlace
+    return yield* written
+  }
+  yield* loc.syncDirectory
+  return { path: target, bytes: length, method: "atomic", stats: yield* statAfter } as const
+})
+
+const notRegular = (shown: string) =>
+  new AtomicWriteError({ op: "read", path: shown, code: undefined, message: `${shown} is not a regular file` })
+
+/** The file's stats and, when it is at most `maxBytes` long, its bytes; `None` when it does not exist. */
+const readCurrent = (
+  loc: Location,
+  maxBytes: number
+): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, AtomicWriteError | FileChangedSinceRead> => {
+  const shown = path.join(loc.dirPath, loc.name)
+  return Effect.acquireUseRelease(
+    openForCheck(loc.at(loc.name), shown, loc.dirPath),
+    (handle) =>
+      Effect.gen(function*() {
+        const stats = yield* attempt("stat", shown, () => handle.stat(), loc.dirPath)
+        if (!stats.isFile()) return yield* notRegular(shown)
+        if (stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>() }
+        const bytes = yield* attempt("read", shown, () => readUpTo(handle, stats.size), loc.dirPath)
+        return { stats, bytes: Option.some<Uint8Array>(bytes) }
+      }),
+    (handle) => Effect.promise(() => handle.close())
+  ).pipe(
+    Effect.map(Option.some),
+    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT", () => Effect.succeed(Option.none()))
+  )
+}
+
+const currentOf = (loc: Location): Effect.Effect<Option.Option<CurrentFile>, AtomicWriteError | FileChangedSinceRead> =>
+  Effect.map(readCurrent(loc, Number.POSITIVE_INFINITY), Option.flatMap(({ bytes, stats }) => Option.map(bytes, (b) => ({ bytes: b, stats }))))
+
+/**
+ * Resolves `file` (without following links out of `options.within`), takes its write lock (in
+ * the process and across processes) and runs `use` with it: every `current` read and `write` in
+ * `use` sees no other toolwright writer in between. Fails with `AtomicWriteError` (op `lock`,
+ * code `ETIMEDOUT`) when another process holds the lock past the bound.
+ * @category writing
+ */
+export const withWriteTarget = <A, E, R>(
+  file: string,
+  options: WriteTargetOptions,
+  use: (target: WriteTarget) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | AtomicWriteError | FileChangedSinceRead, Exclude<R, Scope.Scope>> =>
+  Effect.scoped(Effect.gen(function*() {
+    const loc = yield* locate(file, options)
+    if (options.afterResolve !== undefined) yield* options.afterResolve
+    const realTarget = path.join(loc.dirPath, loc.name)
+    const locks = yield* WriteLocks
+    const locked = Effect.scoped(Effect.gen(function*() {
+      yield* acquireLockFile(loc.at(`.${loc.name}.tw-lock`), realTarget, { timeoutMs: options.lockTimeoutMs }).pipe(
+        Effect.catchTags({
+          LockTimeout: (e) =>
+            Effect.fail(
+              new AtomicWriteError({
+                op: "lock",
+                path: realTarget,
+                code: "ETIMEDOUT",
+                message: `another process (${e.owner === "" ? "unknown" : `pid ${e.owner.split(" ")[0]}`}) has been ` +
+                  `writing ${realTarget} for over ${Math.round(e.waitedMs / 1000)} s, so nothing was written. Wait a ` +
+                  `moment, re-read the file and retry`
+              })
+            ),
+          // A directory that refuses new entries gets no lock file; the in-place write still checks.
+          LockFileError: (e) =>
+            e.code === "EACCES" || e.code === "EPERM" || e.code === "EROFS"
+              ? Effect.void
+              : Effect.fail(new AtomicWriteError({ op: "lock", path: realTarget, code: e.code, message: e.message }))
+        })
+      )
+      return yield* use({
+        path: realTarget,
+        current: currentOf(loc),
+        write: (bytes, writeOptions = {}) => writeAt(loc, bytes, writeOptions)
+      })
+    }))
+    return yield* locks.withLock(realTarget, locked)
+  })) as Effect.Effect<A, E | AtomicWriteError | FileChangedSinceRead, Exclude<R, Scope.Scope>>
+
+/**
+ * Reads `file` for a change without following a link out of `within` (the same walk as the
+ * write): its stats and, when at most `maxBytes` long, its bytes; `None` when it does not exist.
+ * @category reading
+ */
+export const readForChange = (
+  file: string,
+  within: ReadonlyArray<string> | undefined,
+  maxBytes: number
+): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, AtomicWriteError | FileChangedSinceRead> =>
+  Effect.scoped(Effect.gen(function*() {
+    const loc = yield* locate(file, { within })
+    return yield* readCurrent(loc, maxBytes)
+  })).pipe(
+    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT" && e.op === "resolve", () => Effect.succeed(Option.none()))
+  )
 
 /**
  * Writes `bytes` (one buffer, or chunks written in order) to `file` atomically, after checking
@@ -199,45 +375,9 @@ const statAfter = (target: string) => attempt("stat", target, () => fsp.stat(tar
 export const atomicWrite: (
   file: string,
   bytes: WriteBytes,
-  options?: AtomicWriteOptions
+  options?: AtomicWriteOptions & WriteTargetOptions
 ) => Effect.Effect<AtomicWriteResult, AtomicWriteError | FileChangedSinceRead> = Effect.fn("atomicWrite")(
-  function*(file: string, bytes: WriteBytes, options: AtomicWriteOptions = {}) {
-    const target = yield* resolveWriteTarget(file)
-    const existing = yield* statOrNone(target)
-    const length = byteLengthOf(bytes)
-    const expected = expectedOf(options)
-    const inPlace = Effect.gen(function*() {
-      yield* writeInPlace(target, bytes, expected)
-      return { path: target, bytes: length, method: "in-place", stats: yield* statAfter(target) } as const
-    })
-    if (Option.isSome(existing)) {
-      const stats = existing.value
-      if (stats.isDirectory()) {
-        return yield* new AtomicWriteError({ op: "open", path: target, code: "EISDIR", message: `${target} is a directory` })
-      }
-      if (!stats.isFile()) {
-        return yield* new AtomicWriteError({ op: "open", path: target, code: undefined, message: `${target} is not a regular file` })
-      }
-      // Temp + rename needs only the directory to be writable; a read-only file must stay refused.
-      yield* attempt("access", target, () => fsp.access(target, fsp.constants.W_OK))
-      if (stats.nlink > 1) return yield* inPlace
-    }
-    const temp = tempPathFor(target)
-    // After a successful rename the temp name is gone, so removing it is a no-op; on any other
-    // ending (failure, interruption) it removes the half-written temp file.
-    const written = yield* Effect.gen(function*() {
-      const created = yield* Effect.result(writeTemp(temp, bytes, existing, options.newFileMode ?? 0o666))
-      if (Result.isFailure(created)) return created.failure
-      yield* verify(target, expected)
-      yield* attempt("rename", target, () => fsp.rename(temp, target))
-      return undefined
-    }).pipe(Effect.ensuring(Effect.tryPromise(() => fsp.rm(temp, { force: true })).pipe(Effect.ignore)))
-    if (written !== undefined) {
-      const refused = written.code === "EACCES" || written.code === "EPERM"
-      if (Option.isSome(existing) && refused) return yield* inPlace
-      return yield* written
-    }
-    yield* syncDirectory(path.dirname(target))
-    return { path: target, bytes: length, method: "atomic", stats: yield* statAfter(target) } as const
+  function*(file: string, bytes: WriteBytes, options: AtomicWriteOptions & WriteTargetOptions = {}) {
+    return yield* withWriteTarget(file, options, (target) => target.write(bytes, options))
   }
 )

@@ -70,10 +70,22 @@ export {
 } from "./codec.js"
 /** A file's encoding, BOM and line endings; a decoded file. */
 export type { DecodedText, LineEnding, TextFormat } from "./codec.js"
-/** Atomic compare-and-swap writes (temp file, fsync, rename; mode, owner, symlink target kept). */
-export { atomicWrite, AtomicWriteError, hashFile, resolveWriteTarget, sha256Hex } from "./atomicWrite.js"
-/** Options and result of `atomicWrite`. */
-export type { AtomicWriteOptions, AtomicWriteResult } from "./atomicWrite.js"
+/** Atomic compare-and-swap writes (temp file, fsync, rename; mode, owner, symlink target kept), under the file's write lock. */
+export {
+  atomicWrite,
+  AtomicWriteError,
+  hashFile,
+  readForChange,
+  resolveWriteTarget,
+  sha256Hex,
+  withWriteTarget
+} from "./atomicWrite.js"
+/** Options and result of `atomicWrite`; a resolved, locked write target. */
+export type { AtomicWriteOptions, AtomicWriteResult, CurrentFile, WriteTarget, WriteTargetOptions } from "./atomicWrite.js"
+/** Resolving a path beneath the workspace roots without following links out of them. */
+export { BeneathError, fdPathsSupported, openBeneath } from "./beneath.js"
+/** The per-file write locks (in the process, and a lock file across processes). */
+export { DEFAULT_LOCK_TIMEOUT_MS, WriteLocks } from "./writeLock.js"
 /** Bounded per-session before-images of every file a mutation touches. */
 export { HistoryError, makeFileHistory, sessionHistoryDir } from "./history.js"
 /** A history entry, the history service and its options. */
