@@ -20,7 +20,7 @@ import {
 } from "../tool/index.js"
 import { parseNotebook, renderNotebook } from "./notebook.js"
 import { countPdfPages, parsePages } from "./pdf.js"
-import { FIRST_CHUNK_BYTES, pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
+import { FIRST_CHUNK_BYTES, MAX_CHUNK_BYTES, pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
 import type { FileKind } from "./sniff.js"
 
 const MB = 1024 * 1024
@@ -101,12 +101,14 @@ const streamPage = (r: ReadRequest): Effect.Effect<TextPage, ReadContentFailure>
       Effect.tryPromise({ try: () => fsp.open(r.abs, "r"), catch: readFailure(r.abs) }),
       (h) => Effect.promise(() => h.close())
     ))
+    // One buffer for every read: pageStream decodes each read before asking for the next, so a scan
+    // through hundreds of megabytes leaves no trail of 1 MiB buffers for the collector.
+    const buffer = Buffer.allocUnsafe(Math.min(MAX_CHUNK_BYTES, r.stats.size))
     const readMore = (position: number, length: number) =>
       Effect.flatMap(handle, (h) =>
         Effect.tryPromise({
           try: async () => {
-            const buffer = Buffer.allocUnsafe(length)
-            const { bytesRead } = await h.read(buffer, 0, length, position)
+            const { bytesRead } = await h.read(buffer, 0, Math.min(length, buffer.length), position)
             return buffer.subarray(0, bytesRead)
           },
           catch: readFailure(r.abs)

@@ -210,7 +210,8 @@ const countBreaks = (text: string, from: number): number => {
  * the largest read (a line cut by the budget stops the reading there).
  *
  * `first` holds the file's first `min(size, FIRST_CHUNK_BYTES)` bytes (fewer if it shrank);
- * `readMore(position, length)` reads on (an empty result ends the file).
+ * `readMore(position, length)` reads on (an empty result ends the file); each result is decoded
+ * before the next read, so `readMore` may reuse one buffer.
  * @category paging
  */
 export const pageStream = <E, R>(
@@ -229,6 +230,8 @@ export const pageStream = <E, R>(
       decoder === undefined
         ? utf8.decode(chunk, { stream: !last })
         : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)) + (last ? decoder.end() ?? "" : "")
+    // In every encoding but UTF-16/32 a 0x0a byte is a line break and never part of a character.
+    const breaksAreBytes = !/^utf-?(16|32)/i.test(encoding)
     const w = new Window(options.limit, options.charLimit)
     let chunk: Uint8Array = first.subarray(bom ? bomBytes(encoding).length : 0)
     let position = firstRead
@@ -239,7 +242,23 @@ export const pageStream = <E, R>(
     let lineOpen = false
     for (;;) {
       const last = position >= size || chunk.length === 0
-      const text = decode(chunk, last)
+      let bytes = chunk
+      if (breaksAreBytes && lineNo < options.offset) {
+        // Lines before the offset are counted on the bytes, never decoded (nothing is fed to the decoder before the offset).
+        let from = 0
+        for (let at = bytes.indexOf(0x0a); at !== -1 && lineNo < options.offset; at = bytes.indexOf(0x0a, from)) {
+          lineNo++
+          from = at + 1
+        }
+        if (from > 0) lineOpen = false
+        if (lineNo < options.offset) {
+          if (from < bytes.length) lineOpen = true
+          bytes = bytes.subarray(bytes.length)
+        } else {
+          bytes = bytes.subarray(from)
+        }
+      }
+      const text = decode(bytes, last)
       let from = 0
       while (from < text.length) {
         const lineBreak = text.indexOf("\n", from)
