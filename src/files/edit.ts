@@ -23,6 +23,7 @@ import {
 } from "../tool/index.js"
 import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
 import { commitSnapshot, makeMutationContext, unchangedSinceApproval } from "./mutation.js"
+import { writeFailure } from "./writeErrors.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
 const DESCRIPTION = `Replaces text within a file, or creates a new file.
@@ -158,7 +159,11 @@ export const makeEdit = Effect.gen(function*() {
               }
               const committed = yield* commitSnapshot(ctx, p.snapshot, p.newBytes, { tool: "edit", guard: editGuard(ctx, abs) }).pipe(
                 Effect.catchTag("AtomicWriteError", (e) =>
-                  Effect.fail(new FileWriteFailure({ message: `Error executing edit: ${e.message}`, display: `Error writing file: ${e.message}` })))
+                  Effect.fail(writeFailure(abs, e, () =>
+                    new FileWriteFailure({
+                      message: `Error executing edit: ${e.message}. Nothing was written; retry once, and tell the user if it fails again.`,
+                      display: `Error writing file: ${e.message}`
+                    }))))
               )
               const first = p.isNewFile
                 ? `Created new file: ${abs} with provided content.`
