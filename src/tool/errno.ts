@@ -35,7 +35,13 @@ type CodeOf = unknown
 const codeOf = (failure: CodeOf): string | undefined => (typeof failure === "string" ? failure : errnoCode(failure))
 
 /** What was being done when the OS refused; the message says it as "Permission denied <doing>: <path>". @category models */
-export type FsOperation = "reading file" | "writing to file" | "creating the directory of" | "checking file" | "saving"
+export type FsOperation =
+  | "reading file"
+  | "listing directory"
+  | "checking file"
+  | "writing to file"
+  | "creating the directory of"
+  | "saving"
 
 /** Whether the errno says the path (or a directory on the way) does not exist: ENOENT, ENOTDIR. @category errno */
 export const isMissing = (failure: CodeOf): boolean => {
@@ -47,7 +53,7 @@ const permission = (code: string, path: string, doing: FsOperation): PermissionD
   const head = code === "EROFS" ? `Read-only file system: ${path} (EROFS)` : `Permission denied ${doing}: ${path} (${code})`
   const next = code === "EROFS"
     ? "The file system refuses every write there, so nothing was written. Do not retry; tell the user, or write elsewhere."
-    : `The operating system does not let toolwright's user ${doing.startsWith("reading") || doing.startsWith("checking") ? "read" : "write"} ` +
+    : `The operating system does not let toolwright's user ${doing === "reading file" || doing === "checking file" || doing === "listing directory" ? "read" : "write"} ` +
       `it (or a directory on its path). Do not retry the same call; tell the user which file it is, or use another path.`
   return new PermissionDenied({ message: `${head}. ${next}`, display: head })
 }
@@ -70,7 +76,7 @@ const noSpace = (code: string, path: string): NoSpaceLeft => {
 export const readRefusal = (
   failure: CodeOf,
   path: string,
-  doing: "reading file" | "checking file" = "reading file"
+  doing: "reading file" | "checking file" | "listing directory" = "reading file"
 ): PermissionDenied | undefined => {
   const code = codeOf(failure)
   return code === "EACCES" || code === "EPERM" ? permission(code, path, doing) : undefined

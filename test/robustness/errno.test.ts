@@ -32,7 +32,7 @@ const assertModelFacing = (text: string) => {
 }
 
 describe("robustness: OS refusals give the documented codes", () => {
-  it.live("EACCES as an unprivileged server: read_file, edit and write_file → permission_denied, nothing changed", () =>
+  it.live("EACCES as an unprivileged server: read_file, list_directory, edit and write_file → permission_denied, nothing changed", () =>
     Effect.gen(function*() {
       requireRoot()
       const root = yield* tempDir("tw-eacces-")
@@ -62,6 +62,10 @@ describe("robustness: OS refusals give the documented codes", () => {
 
       const behindDir = yield* Effect.promise(() => served.call("read_file", { file_path: path.join(closed, "inside.txt") }))
       assert.strictEqual(behindDir.code, "permission_denied", behindDir.text)
+
+      const listing = yield* Effect.promise(() => served.call("list_directory", { path: closed }))
+      assert.strictEqual(listing.code, "permission_denied", listing.text)
+      assert.include(listing.text, `Permission denied listing directory: ${closed} (EACCES)`)
 
       const read = yield* Effect.promise(() => served.call("read_file", { file_path: readonly }))
       assert.isUndefined(read.code, read.text)
