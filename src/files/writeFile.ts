@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
-import { errnoCode } from "../session/fsEffect.js"
+import { isMissing } from "../tool/errno.js"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
 import {
   describeFormat,
@@ -134,7 +134,7 @@ export const makeWriteFile = Effect.gen(function*() {
         const lstat = yield* Effect.tryPromise({ try: () => fsp.lstat(abs), catch: (cause) => cause }).pipe(
           Effect.map(Option.some),
           Effect.catch((cause) =>
-            errnoCode(cause) === "ENOENT" || errnoCode(cause) === "ENOTDIR"
+            isMissing(cause)
               ? Effect.succeed(Option.none())
               : Effect.fail(new InvalidToolParams({
                 message: `Error accessing path properties for validation: ${abs}. Reason: ${cause instanceof Error ? cause.message : String(cause)}`
