@@ -18,10 +18,10 @@ const requireRoot = () => {
   }
 }
 
-/** A 64 KiB tmpfs mounted on `dir` until the scope closes. */
-const tinyDisk = (dir: string) =>
+/** A 64 KiB tmpfs mounted on `dir` until the scope closes (`ro`: read-only). */
+const tinyDisk = (dir: string, options = "size=64k") =>
   Effect.acquireRelease(
-    Effect.sync(() => execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir])),
+    Effect.sync(() => execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir])),
     () => Effect.sync(() => execFileSync("umount", ["-l", dir]))
   )
 
@@ -117,5 +117,23 @@ describe("robustness: OS refusals give the documented codes", () => {
 
       assert.strictEqual(fs.readFileSync(file, "utf8"), original)
       assert.deepStrictEqual(fs.readdirSync(disk), ["notes.txt"])
+    }), 60_000)
+
+  it.live("EROFS on a read-only mount: write_file and edit → permission_denied naming the read-only file system", () =>
+    Effect.gen(function*() {
+      requireRoot()
+      const root = yield* tempDir("tw-erofs-")
+      const state = yield* tempDir("tw-erofs-state-")
+      const disk = path.join(root, "ro")
+      fs.mkdirSync(disk)
+      yield* tinyDisk(disk, "size=64k,ro")
+      const served = yield* serveProcess(["--root", root, "--state-dir", state])
+      const create = yield* Effect.promise(() => served.call("write_file", { file_path: path.join(disk, "new.txt"), content: "x\n" }))
+      assert.strictEqual(create.code, "permission_denied", create.text)
+      assert.include(create.text, `Read-only file system: ${path.join(disk, "new.txt")} (EROFS)`)
+      assertModelFacing(create.text)
+      const createByEdit = yield* Effect.promise(() => served.call("edit", { file_path: path.join(disk, "new.txt"), old_string: "", new_string: "x\n" }))
+      assert.strictEqual(createByEdit.code, "permission_denied", createByEdit.text)
+      assert.deepStrictEqual(fs.readdirSync(disk), [])
     }), 60_000)
 })
