@@ -24,6 +24,7 @@ import {
 import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
 import { replanEdit } from "./editReplan.js"
 import { commitPlan, makeMutationContext, unchangedSinceApproval } from "./mutation.js"
+import { writeFailure } from "./writeErrors.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
@@ -164,7 +165,11 @@ export const makeEdit = Effect.gen(function*() {
               const replan = Option.isNone(approved) ? replanEdit(ctx, abs, request, planned, fuzzyNeedsApproval) : undefined
               const committed = yield* commitPlan(ctx, planned, { tool: "edit", guard: editGuard(ctx, abs), replan }).pipe(
                 Effect.catchTag("AtomicWriteError", (e) =>
-                  Effect.fail(new FileWriteFailure({ message: `Error executing edit: ${e.message}`, display: `Error writing file: ${e.message}` })))
+                  Effect.fail(writeFailure(abs, e, () =>
+                    new FileWriteFailure({
+                      message: `Error executing edit: ${e.message}. Nothing was written; retry once, and tell the user if it fails again.`,
+                      display: `Error writing file: ${e.message}`
+                    }))))
               )
               const p = committed.plan
               const first = p.isNewFile

@@ -22,11 +22,13 @@ import {
   EditPreparationFailure,
   type EditRequiresPriorRead,
   FileNotFound,
-  type FileTooLarge
+  type FileTooLarge,
+  type PermissionDenied
 } from "../tool/errors.js"
 import type { FileToolsSettings } from "./config.js"
 import { requireSeenLines } from "./evidence.js"
 import { type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "./mutation.js"
+import { snapshotReadFailure } from "./writeErrors.js"
 
 /** An edit as the model asked for it. @category models */
 export interface EditRequest {
@@ -63,6 +65,7 @@ export type EditPlanError =
   | EditNoChange
   | EditPreparationFailure
   | FileTooLarge
+  | PermissionDenied
 
 /** What each non-exact rung means, for people and models. @category constants */
 export const RUNG_EXPLANATIONS: Readonly<Record<Exclude<Rung, "exact">, string>> = {
@@ -121,7 +124,11 @@ export const computeEdit = (
 ): Effect.Effect<EditPlan, EditPlanError> =>
   loadSnapshot(ctx, abs, editGuard(ctx, abs)).pipe(
     Effect.catchTag("SnapshotReadError", (e) =>
-      Effect.fail(new EditPreparationFailure({ message: `Error preparing edit: ${e.message}`, display: `Error preparing edit: ${e.message}` }))),
+      Effect.fail(snapshotReadFailure(e, (reason) =>
+        new EditPreparationFailure({
+          message: `Error preparing edit: could not read ${abs} (${reason}). Retry once; if it fails again, tell the user.`,
+          display: `Error preparing edit: ${reason}`
+        })))),
     Effect.flatMap((snapshot) => planEdit(ctx, abs, snapshot, request))
   )
 

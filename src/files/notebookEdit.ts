@@ -31,6 +31,7 @@ import {
   text
 } from "../tool/index.js"
 import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "./mutation.js"
+import { snapshotReadFailure, writeFailure } from "./writeErrors.js"
 import { applyNotebookEdit, displayIds, hasStableIds, type Notebook, parseNotebook } from "./notebook.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
@@ -151,7 +152,8 @@ export const makeNotebookEdit = Effect.gen(function*() {
         const plan = Effect.gen(function*() {
           const snapshot = yield* loadSnapshot(ctx, abs, guard).pipe(
             Effect.catchTag("SnapshotReadError", (e) =>
-              Effect.fail(new NotebookEditFailure({ message: `Error reading notebook ${abs}: ${e.message}`, display: "Error reading notebook." })))
+              Effect.fail(snapshotReadFailure(e, (reason) =>
+                new NotebookEditFailure({ message: `Error reading notebook ${abs} (${reason}). Retry once; if it fails again, tell the user.`, display: "Error reading notebook." }))))
           )
           if (snapshot.decoded === null) {
             return yield* new FileNotFound({
@@ -229,7 +231,11 @@ export const makeNotebookEdit = Effect.gen(function*() {
               yield* unchangedSinceApproval(approved, p, { subject: `Notebook ${abs}`, action: "edit", next: "redo the edit" })
               const committed = yield* commitSnapshot(ctx, p.snapshot, p.newBytes, { tool: "notebook_edit", guard, cacheable: false }).pipe(
                 Effect.catchTag("AtomicWriteError", (e) =>
-                  Effect.fail(new FileWriteFailure({ message: `Error writing notebook: ${e.message}`, display: `Error writing notebook: ${e.message}` })))
+                  Effect.fail(writeFailure(abs, e, () =>
+                    new FileWriteFailure({
+                      message: `Error writing notebook: ${e.message}. Nothing was written; retry once, and tell the user if it fails again.`,
+                      display: `Error writing notebook: ${e.message}`
+                    }))))
               )
               const mustReread = mode !== "replace" && !(hasStableIds(p.before) && hasStableIds(p.after))
               if (mustReread) yield* cache.invalidate(committed.stats)

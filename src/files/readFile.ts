@@ -13,7 +13,6 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../output/config.js"
-import { errnoCode } from "../session/fsEffect.js"
 import { FileReadCache } from "../session/readCache.js"
 import { Workspace } from "../session/workspace.js"
 import {
@@ -21,9 +20,11 @@ import {
   FileNotFound,
   Kind,
   PathParam,
+  type PermissionDenied,
   ReadContentFailure,
   TargetIsDirectory
 } from "../tool/index.js"
+import { failureReason, isMissing, readRefusal } from "../tool/errno.js"
 import { loadFileToolsSettings } from "./config.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
@@ -89,16 +90,15 @@ const placeholder = (rel: string) =>
   `file was modified outside the read/edit tools (shell command, MCP tool, another process), re-read with explicit ` +
   `offset/limit to fetch current content.]`
 
-const statFailure = (abs: string) => (cause: unknown) => {
-  const code = errnoCode(cause)
-  if (code === "ENOENT" || code === "ENOTDIR") {
+const statFailure = (abs: string) => (cause: unknown): FileNotFound | PermissionDenied | ReadContentFailure => {
+  if (isMissing(cause)) {
     return new FileNotFound({
       message: "Could not read file because no file was found at the specified path.",
       display: "File not found."
     })
   }
-  return new ReadContentFailure({
-    message: `Could not read file ${abs} (${code ?? "unknown error"}). Check that it is readable, or ask the user about it.`,
+  return readRefusal(cause, abs) ?? new ReadContentFailure({
+    message: `Could not read file ${abs} (${failureReason(cause)}). Retry once; if it fails again, tell the user.`,
     display: "Error reading file"
   })
 }

@@ -15,12 +15,14 @@ import {
   FileTooLarge,
   InvalidToolParams,
   type LlmPart,
+  type PermissionDenied,
   ReadContentFailure,
   text
 } from "../tool/index.js"
+import { failureReason, readRefusal } from "../tool/errno.js"
 import { parseNotebook, renderNotebook } from "./notebook.js"
 import { countPdfPages, parsePages } from "./pdf.js"
-import { FIRST_CHUNK_BYTES, pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
+import { FIRST_CHUNK_BYTES, MAX_CHUNK_BYTES, pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
 import type { FileKind } from "./sniff.js"
 
 const MB = 1024 * 1024
@@ -79,11 +81,11 @@ export interface ReadRequest {
 }
 
 /** Every error a read can fail with after the stat. @category errors */
-export type ReadKindError = FileTooLarge | InvalidToolParams | ReadContentFailure
+export type ReadKindError = FileTooLarge | InvalidToolParams | PermissionDenied | ReadContentFailure
 
-const readFailure = (abs: string) => (cause: unknown) =>
-  new ReadContentFailure({
-    message: `Could not read file ${abs}: ${cause instanceof Error ? cause.message : String(cause)}`,
+const readFailure = (abs: string) => (cause: unknown): PermissionDenied | ReadContentFailure =>
+  readRefusal(cause, abs) ?? new ReadContentFailure({
+    message: `Could not read file ${abs} (${failureReason(cause)}). Retry once; if it fails again, tell the user.`,
     display: "Error reading file"
   })
 
@@ -95,18 +97,20 @@ const tooLarge = (message: string) => new FileTooLarge({ message, display: messa
 export const HEAD_BYTES = FIRST_CHUNK_BYTES
 
 /** A page of a file of 10 MB or more: the head first, then reads on a handle opened only if the page needs them. */
-const streamPage = (r: ReadRequest): Effect.Effect<TextPage, ReadContentFailure> =>
+const streamPage = (r: ReadRequest): Effect.Effect<TextPage, PermissionDenied | ReadContentFailure> =>
   Effect.scoped(Effect.gen(function*() {
     const handle = yield* Effect.cached(Effect.acquireRelease(
       Effect.tryPromise({ try: () => fsp.open(r.abs, "r"), catch: readFailure(r.abs) }),
       (h) => Effect.promise(() => h.close())
     ))
+    // One buffer for every read: pageStream decodes each read before asking for the next, so a scan
+    // through hundreds of megabytes leaves no trail of 1 MiB buffers for the collector.
+    const buffer = Buffer.allocUnsafe(Math.min(MAX_CHUNK_BYTES, r.stats.size))
     const readMore = (position: number, length: number) =>
       Effect.flatMap(handle, (h) =>
         Effect.tryPromise({
           try: async () => {
-            const buffer = Buffer.allocUnsafe(length)
-            const { bytesRead } = await h.read(buffer, 0, length, position)
+            const { bytesRead } = await h.read(buffer, 0, Math.min(length, buffer.length), position)
             return buffer.subarray(0, bytesRead)
           },
           catch: readFailure(r.abs)
@@ -114,7 +118,7 @@ const streamPage = (r: ReadRequest): Effect.Effect<TextPage, ReadContentFailure>
     return yield* pageStream(r.head, r.stats.size, r, readMore, r.legacyEncoding)
   }))
 
-const pageOf = (r: ReadRequest): Effect.Effect<TextPage, ReadContentFailure> =>
+const pageOf = (r: ReadRequest): Effect.Effect<TextPage, PermissionDenied | ReadContentFailure> =>
   r.stats.size >= STREAM_THRESHOLD_BYTES
     ? streamPage(r)
     : r.head.length === r.stats.size

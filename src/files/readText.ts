@@ -11,6 +11,7 @@
  */
 import iconv from "iconv-lite"
 import * as Effect from "effect/Effect"
+import { isJsWhitespace } from "../text/unicode.js"
 import {
   bomBytes,
   decodeText,
@@ -55,26 +56,73 @@ export interface PageOptions {
   readonly charLimit: number
 }
 
-/** Accumulates lines of a window under the character budget. */
+/**
+ * Accumulates lines of a window under the character budget. A line may arrive in pieces (a
+ * streamed line can be longer than any read): only its first `max(room, MIN_CUT_CHARS)`
+ * characters are kept, and the line is cut as soon as its text without trailing whitespace is
+ * known to overflow — so a line of any length costs memory bounded by the page and time linear in
+ * the part read.
+ */
 class Window {
   readonly lines: Array<string> = []
   used = 0
   cut = false
+  /** The kept start of the line being added. */
+  private head = ""
+  /** Characters of the line being added so far, and their length without trailing whitespace. */
+  private length = 0
+  private trimmed = 0
   constructor(readonly limit: number, readonly charLimit: number) {}
-  /** Adds a line; false once the window is full or the budget is spent. */
-  add(raw: string): boolean {
-    if (this.cut || this.lines.length >= this.limit) return false
-    const line = raw.trimEnd()
-    const sep = this.lines.length > 0 ? 1 : 0
-    if (this.used + sep + line.length > this.charLimit) {
-      const keep = Math.max(this.charLimit - this.used - sep, MIN_CUT_CHARS)
-      this.lines.push(line.slice(0, keep) + LINE_CUT_MARKER)
-      this.cut = true
-      return false
+  /** Characters the next line may take (a `\n` separates it from the previous one). */
+  private get room(): number {
+    return this.charLimit - this.used - (this.lines.length > 0 ? 1 : 0)
+  }
+  /** The kept prefix of a cut line: the room, at least MIN_CUT_CHARS. */
+  private get keep(): number {
+    return Math.max(this.room, MIN_CUT_CHARS)
+  }
+  /** Whether the window takes no more lines. */
+  get full(): boolean {
+    return this.cut || this.lines.length >= this.limit
+  }
+  /** Adds a piece (no `\n` in it) of the current line; false once that line is cut (the window is then full). */
+  append(piece: string): boolean {
+    const keep = this.keep
+    if (this.head.length < keep) this.head += piece.length <= keep - this.head.length ? piece : piece.slice(0, keep - this.head.length)
+    for (let i = piece.length; i > 0; i--) {
+      if (!isJsWhitespace(piece.charCodeAt(i - 1))) {
+        this.trimmed = this.length + i
+        break
+      }
     }
+    this.length += piece.length
+    // Cut once the overflow is certain and the kept prefix can no longer change.
+    if (this.trimmed > this.room && this.trimmed >= keep) return this.cutLine()
+    return true
+  }
+  /** Ends the current line; false once the window is full. */
+  endLine(): boolean {
+    if (this.trimmed > this.room) return this.cutLine()
+    const line = this.head.slice(0, this.trimmed)
+    this.used += (this.lines.length > 0 ? 1 : 0) + line.length
     this.lines.push(line)
-    this.used += sep + line.length
+    this.reset()
     return this.lines.length < this.limit
+  }
+  /** Adds a whole line; false once the window is full or the budget is spent. */
+  add(raw: string): boolean {
+    return this.append(raw) && this.endLine()
+  }
+  private cutLine(): false {
+    this.lines.push(this.head.slice(0, Math.min(this.keep, this.trimmed)) + LINE_CUT_MARKER)
+    this.cut = true
+    this.reset()
+    return false
+  }
+  private reset(): void {
+    this.head = ""
+    this.length = 0
+    this.trimmed = 0
   }
 }
 
@@ -143,14 +191,27 @@ const withoutCutSequence = (sample: Uint8Array): Uint8Array => {
   return sample
 }
 
+/** Number of `\n` in `text` from `from` on. */
+const countBreaks = (text: string, from: number): number => {
+  let count = 0
+  for (let at = text.indexOf("\n", from); at !== -1; at = text.indexOf("\n", at + 1)) count++
+  return count
+}
+
 /**
  * A page of a large file, streamed: decoded chunk by chunk (the file's first bytes, then reads
  * doubling from 128 KiB to 1 MiB) until the window is full, and no further — the rest of the file
  * is neither read nor counted, so the total is exact only when the window reached the end of the
  * file (`totalKnown`); otherwise it is the lines seen so far, a lower bound.
  *
+ * Lines are never assembled whole: each decoded chunk is scanned for line breaks, lines before the
+ * offset are only counted, and a line in the window is fed to it piece by piece, so a single line
+ * of hundreds of megabytes costs time linear in the bytes read and memory bounded by the page and
+ * the largest read (a line cut by the budget stops the reading there).
+ *
  * `first` holds the file's first `min(size, FIRST_CHUNK_BYTES)` bytes (fewer if it shrank);
- * `readMore(position, length)` reads on (an empty result ends the file).
+ * `readMore(position, length)` reads on (an empty result ends the file); each result is decoded
+ * before the next read, so `readMore` may reuse one buffer.
  * @category paging
  */
 export const pageStream = <E, R>(
@@ -161,40 +222,78 @@ export const pageStream = <E, R>(
   legacyEncoding?: string
 ): Effect.Effect<TextPage, E, R> =>
   Effect.gen(function*() {
-    const sample = first
     const firstRead = first.length
-    const { encoding, bom } = detectEncoding(firstRead < size ? detectionSample(sample) : sample, { legacyEncoding })
+    const { encoding, bom } = detectEncoding(firstRead < size ? detectionSample(first) : first, { legacyEncoding })
     const decoder = encoding === "utf-8" ? undefined : iconv.getDecoder(encoding, { stripBOM: false })
     const utf8 = new TextDecoder("utf-8", { ignoreBOM: true })
     const decode = (chunk: Uint8Array, last: boolean) =>
-      decoder === undefined ? utf8.decode(chunk, { stream: !last }) : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)) + (last ? decoder.end() ?? "" : "")
+      decoder === undefined
+        ? utf8.decode(chunk, { stream: !last })
+        : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)) + (last ? decoder.end() ?? "" : "")
+    // In every encoding but UTF-16/32 a 0x0a byte is a line break and never part of a character.
+    const breaksAreBytes = !/^utf-?(16|32)/i.test(encoding)
     const w = new Window(options.limit, options.charLimit)
-    let chunk: Uint8Array = sample.subarray(bom ? bomBytes(encoding).length : 0)
+    let chunk: Uint8Array = first.subarray(bom ? bomBytes(encoding).length : 0)
     let position = firstRead
     let chunkBytes = FIRST_CHUNK_BYTES
+    /** Line breaks seen: the 0-based number of the current line. */
     let lineNo = 0
-    let pending = ""
-    let collecting = true
+    /** Whether the current line has any character yet (a final line without a break counts only then). */
+    let lineOpen = false
     for (;;) {
       const last = position >= size || chunk.length === 0
-      const text = pending + decode(chunk, last)
-      const parts = text.split("\n")
-      pending = parts.pop() ?? ""
-      for (const line of parts) {
-        if (collecting && lineNo >= options.offset) collecting = w.add(line)
-        lineNo++
+      let bytes = chunk
+      if (breaksAreBytes && lineNo < options.offset) {
+        // Lines before the offset are counted on the bytes, never decoded (nothing is fed to the decoder before the offset).
+        let from = 0
+        for (let at = bytes.indexOf(0x0a); at !== -1 && lineNo < options.offset; at = bytes.indexOf(0x0a, from)) {
+          lineNo++
+          from = at + 1
+        }
+        if (from > 0) lineOpen = false
+        if (lineNo < options.offset) {
+          if (from < bytes.length) lineOpen = true
+          bytes = bytes.subarray(bytes.length)
+        } else {
+          bytes = bytes.subarray(from)
+        }
       }
-      if (last || !collecting) break
+      const text = decode(bytes, last)
+      let from = 0
+      while (from < text.length) {
+        const lineBreak = text.indexOf("\n", from)
+        const stop = lineBreak === -1 ? text.length : lineBreak
+        if (stop > from) lineOpen = true
+        const inWindow = lineNo >= options.offset
+        if (inWindow && stop > from && !w.append(text.slice(from, stop))) break
+        if (lineBreak === -1) {
+          from = text.length
+          break
+        }
+        if (inWindow && !w.endLine()) {
+          from = lineBreak
+          break
+        }
+        lineNo++
+        lineOpen = false
+        from = lineBreak + 1
+      }
+      if (w.full) {
+        // The window filled inside this text: count the line breaks left in it, as the page stops here.
+        const rest = countBreaks(text, from)
+        const seen = lineNo + rest
+        if (!last) return page(w, options.offset, seen + 1, encoding, false)
+        const lastBreak = text.lastIndexOf("\n")
+        const tailOpen = rest === 0 ? lineOpen : lastBreak < text.length - 1
+        return page(w, options.offset, seen + (tailOpen ? 1 : 0), encoding, true)
+      }
+      if (last) break
       chunkBytes = Math.min(chunkBytes * 2, MAX_CHUNK_BYTES)
       chunk = yield* readMore(position, Math.min(chunkBytes, size - position))
       position += chunk.length
     }
-    if (!collecting && position < size) {
-      // Stopped early: at least one more line follows (the rest of the pending one, or the unread bytes).
-      return page(w, options.offset, lineNo + 1, encoding, false)
-    }
-    if (pending !== "") {
-      if (collecting && lineNo >= options.offset) w.add(pending)
+    if (lineOpen) {
+      if (lineNo >= options.offset) w.endLine()
       lineNo++
     }
     return page(w, options.offset, lineNo, encoding, true)

@@ -1,44 +1,45 @@
 /**
- * How an OS-level write failure becomes a tool error for write_file (reference §6 step 7) and
- * notebook_edit.
+ * How an OS-level failure of a mutating file tool (edit, write_file, notebook_edit) becomes a tool
+ * error: the refusals through the shared errno mapping (src/tool/errno.ts), anything else as the
+ * tool's own code.
  *
  * @since 0.1.0
  */
 import type { AtomicWriteError } from "../text/atomicWrite.js"
-import { FileWriteFailure, NoSpaceLeft, PermissionDenied, TargetIsDirectory } from "../tool/errors.js"
+import { directoryTarget, readRefusal, writeRefusal } from "../tool/errno.js"
+import { FileWriteFailure, type NoSpaceLeft, type PermissionDenied, type TargetIsDirectory } from "../tool/errors.js"
+import type { SnapshotReadError } from "./mutation.js"
 
 /** Every error {@link writeFailure} produces. @category errors */
 export type WriteFailure = PermissionDenied | NoSpaceLeft | TargetIsDirectory | FileWriteFailure
 
 /**
- * EACCES/EPERM → `permission_denied`, ENOSPC/EDQUOT → `no_space_left`, EISDIR →
- * `target_is_directory`, anything else → `file_write_failure`, with the reference's messages.
+ * EACCES/EPERM/EROFS → `permission_denied`, ENOSPC/EDQUOT → `no_space_left`, EISDIR →
+ * `target_is_directory` (the reference's messages, with what to do next), anything else →
+ * `otherwise` (by default the reference's `file_write_failure`).
  * @category errors
  */
-export const writeFailure = (file: string, e: AtomicWriteError): WriteFailure => {
-  switch (e.code) {
-    case "EACCES":
-    case "EPERM":
-      return new PermissionDenied({
-        message: `Permission denied writing to file: ${file} (${e.code})`,
-        display: `Permission denied writing to file: ${file} (${e.code})`
-      })
-    case "ENOSPC":
-    case "EDQUOT":
-      return new NoSpaceLeft({
-        message: `No space left on device: ${file} (${e.code})`,
-        display: `No space left on device: ${file} (${e.code})`
-      })
-    case "EISDIR":
-      return new TargetIsDirectory({
-        message: `Target is a directory, not a file: ${file} (EISDIR)`,
-        display: `Target is a directory, not a file: ${file} (EISDIR)`
-      })
-    default: {
-      const message = e.code === undefined
-        ? `Error writing to file: ${e.message}`
-        : `Error writing to file '${file}': ${e.message} (${e.code})`
-      return new FileWriteFailure({ message, display: message })
-    }
-  }
+export const writeFailure = <F = FileWriteFailure>(
+  file: string,
+  e: AtomicWriteError,
+  otherwise: (e: AtomicWriteError) => F = otherWriteFailure(file) as (e: AtomicWriteError) => F
+): PermissionDenied | NoSpaceLeft | TargetIsDirectory | F =>
+  writeRefusal(e.code, e.op === "mkdir" ? e.path : file, e.op === "mkdir" ? "creating the directory of" : "writing to file") ??
+    directoryTarget(e.code, file) ?? otherwise(e)
+
+const otherWriteFailure = (file: string) => (e: AtomicWriteError): FileWriteFailure => {
+  const message = e.code === undefined
+    ? `Error writing to file: ${e.message}. Nothing was written; tell the user if it persists.`
+    : `Error writing to file '${file}': ${e.message} (${e.code}). Nothing was written; retry once, and tell the user if it fails again.`
+  return new FileWriteFailure({ message, display: message })
 }
+
+/**
+ * A failed read of the file a mutation starts from: EACCES/EPERM → `permission_denied`, anything
+ * else → the tool's own code, built by `otherwise` from the errno (or the failure's text).
+ * @category errors
+ */
+export const snapshotReadFailure = <F>(
+  e: SnapshotReadError,
+  otherwise: (reason: string) => F
+): PermissionDenied | F => readRefusal(e.code, e.path) ?? otherwise(e.code ?? e.message)

@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
-import { errnoCode } from "../session/fsEffect.js"
+import { isMissing } from "../tool/errno.js"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
 import {
   describeFormat,
@@ -30,13 +30,14 @@ import {
   InvalidToolParams,
   Kind,
   PathParam,
+  type PermissionDenied,
   text
 } from "../tool/index.js"
 import { countTextLines, requireSeenWholeFile } from "./evidence.js"
 import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "./mutation.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
-import { writeFailure } from "./writeErrors.js"
+import { snapshotReadFailure, writeFailure } from "./writeErrors.js"
 
 const DESCRIPTION = `Writes content to a file, creating it (and missing parent directories) or replacing it entirely.
 
@@ -79,13 +80,14 @@ const computeWrite = (
   ctx: MutationContext,
   abs: string,
   content: string
-): Effect.Effect<WritePlan, PriorReadError | EditRequiresPriorRead | FileTooLarge | FileWriteFailure> =>
+): Effect.Effect<WritePlan, PriorReadError | EditRequiresPriorRead | FileTooLarge | PermissionDenied | FileWriteFailure> =>
   Effect.gen(function*() {
     const snapshot = yield* loadSnapshot(ctx, abs, writeGuard(ctx, abs)).pipe(
-      Effect.catchTag("SnapshotReadError", (e) => {
-        const message = `Error checking existing file '${abs}': ${e.message}${e.code ? ` (${e.code})` : ""}`
-        return Effect.fail(new FileWriteFailure({ message, display: message }))
-      })
+      Effect.catchTag("SnapshotReadError", (e) =>
+        Effect.fail(snapshotReadFailure(e, (reason) => {
+          const message = `Error checking existing file '${abs}' (${reason}). Nothing was written; retry once, and tell the user if it fails again.`
+          return new FileWriteFailure({ message, display: message })
+        })))
     )
     if (snapshot.decoded === null) {
       const format = { ...NEW_FILE_FORMAT, bom: ctx.settings.newFileEncoding === "utf-8-bom" }
@@ -133,7 +135,7 @@ export const makeWriteFile = Effect.gen(function*() {
         const lstat = yield* Effect.tryPromise({ try: () => fsp.lstat(abs), catch: (cause) => cause }).pipe(
           Effect.map(Option.some),
           Effect.catch((cause) =>
-            errnoCode(cause) === "ENOENT" || errnoCode(cause) === "ENOTDIR"
+            isMissing(cause)
               ? Effect.succeed(Option.none())
               : Effect.fail(new InvalidToolParams({
                 message: `Error accessing path properties for validation: ${abs}. Reason: ${cause instanceof Error ? cause.message : String(cause)}`

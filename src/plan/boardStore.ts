@@ -13,6 +13,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type { FsError } from "../session/fsEffect.js"
 import type { WorkspaceService } from "../session/workspace.js"
+import { readRefusal } from "../tool/errno.js"
 import { ExecutionFailed, type FileWriteFailure, type NoSpaceLeft, type PermissionDenied, ReadContentFailure } from "../tool/errors.js"
 import { Board, emptyBoard } from "./board.js"
 import { describeFsError, readTextIfExists, writeFailure, writeFileAtomic } from "./files.js"
@@ -69,7 +70,7 @@ export const makeTaskBoardStore = (workspace: WorkspaceService, lockOptions: Loc
   const readFrom = Effect.fnUntraced(function*(path: string) {
     const text = yield* readTextIfExists(path).pipe(
       Effect.mapError((error) =>
-        new ReadContentFailure({
+        readRefusal(error, path) ?? new ReadContentFailure({
           message: `Cannot read the task board ${path} (${describeFsError(error)}). Tell the user; nothing was changed.`,
           display: `Cannot read ${path}`
         })

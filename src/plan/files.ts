@@ -10,6 +10,7 @@ import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as Effect from "effect/Effect"
 import { errnoCode, FsError } from "../session/fsEffect.js"
+import { writeRefusalWith } from "../tool/errno.js"
 import { FileWriteFailure, NoSpaceLeft, PermissionDenied } from "../tool/errors.js"
 
 /** Mode of every file the planning tools write: owner only. @category constants */
@@ -81,11 +82,7 @@ export const writeFailure = (
   error: FsError,
   message: string,
   display: string
-): PermissionDenied | NoSpaceLeft | FileWriteFailure => {
-  if (error.code === "EACCES" || error.code === "EPERM") return new PermissionDenied({ message, display })
-  if (error.code === "ENOSPC") return new NoSpaceLeft({ message, display })
-  return new FileWriteFailure({ message, display })
-}
+): PermissionDenied | NoSpaceLeft | FileWriteFailure => writeRefusalWith(error, { message, display }) ?? new FileWriteFailure({ message, display })
 
 /** The same kind of write failure with a new message (to say which operation it broke). @category errors */
 export const restateWriteFailure = (

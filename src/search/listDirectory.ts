@@ -9,7 +9,8 @@ import type { Dirent } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
-import { LsExecutionError, PathIsNotADirectory } from "../tool/errors.js"
+import { readRefusal } from "../tool/errno.js"
+import { LsExecutionError, PathIsNotADirectory, type PermissionDenied } from "../tool/errors.js"
 import { MAX_ENTRY_COUNT, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
 import { type IgnoreOptions, makeIgnoreTree } from "./ignore/tree.js"
 
@@ -50,17 +51,18 @@ export const matchesIgnoreGlob = (name: string, patterns: ReadonlyArray<string> 
   })
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
-const lsError = (e: unknown) =>
-  new LsExecutionError({ message: `Error listing directory: ${message(e)}`, display: "Error: Failed to list directory." })
+const lsError = (dir: string) => (e: unknown): PermissionDenied | LsExecutionError =>
+  readRefusal(e, dir, "listing directory") ??
+    new LsExecutionError({ message: `Error listing directory: ${message(e)}`, display: "Error: Failed to list directory." })
 
 /** Lists a directory: directories first, then files, each by name. @category listing */
 export const listDirectory = Effect.fn("ls.list")(function*(request: ListDirectoryRequest) {
   const dir = request.path
-  const stat = yield* Effect.tryPromise({ try: () => fs.stat(dir), catch: lsError })
+  const stat = yield* Effect.tryPromise({ try: () => fs.stat(dir), catch: lsError(dir) })
   if (!stat.isDirectory()) {
     return yield* new PathIsNotADirectory({ message: `Error: Path is not a directory: ${dir}`, display: "Error: Path is not a directory." })
   }
-  const dirents = yield* Effect.tryPromise({ try: () => fs.readdir(dir, { withFileTypes: true }), catch: lsError })
+  const dirents = yield* Effect.tryPromise({ try: () => fs.readdir(dir, { withFileTypes: true }), catch: lsError(dir) })
   if (dirents.length === 0) {
     const empty: ListDirectoryResult = { path: dir, entries: [], empty: true, gitIgnored: 0, toolwrightIgnored: 0 }
     return empty

@@ -8,6 +8,7 @@ import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import { errnoCode } from "../tool/errno.js"
 
 /** A failed file-system call: the operation, the path and the errno code when Node gave one. @category errors */
 export class FsError extends Data.TaggedError("FsError")<{
@@ -17,11 +18,8 @@ export class FsError extends Data.TaggedError("FsError")<{
   readonly cause: unknown
 }> {}
 
-/** The errno code (`ENOENT`, `EACCES`, …) of a thrown Node error, if any. @category utils */
-export const errnoCode = (cause: unknown): string | undefined =>
-  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string"
-    ? cause.code
-    : undefined
+/** The errno code (`ENOENT`, `EACCES`, …) of a thrown Node error, if any (defined with the errno mapping). @category utils */
+export { errnoCode }
 
 const call = <A>(op: string, path: string, f: () => Promise<A>): Effect.Effect<A, FsError> =>
   Effect.tryPromise({ try: f, catch: (cause) => new FsError({ op, path, code: errnoCode(cause), cause }) })

@@ -11,6 +11,7 @@
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
+import { isMissing } from "../tool/errno.js"
 import { FsError, lstat, readlink, realpath } from "./fsEffect.js"
 
 /** Symlink hops followed by hand before giving up with `ELOOP` (Linux's own limit is 40). @category constants */
@@ -21,8 +22,6 @@ export const isPathInside = (child: string, parent: string): boolean => {
   const rel = path.relative(parent, child)
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel))
 }
-
-const isMissing = (e: FsError): boolean => e.code === "ENOENT" || e.code === "ENOTDIR"
 
 const resolveFrom: (absPath: string, hops: number) => Effect.Effect<string, FsError> = Effect.fnUntraced(
   function*(absPath: string, hops: number) {

@@ -13,7 +13,8 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ConfigError } from "effect/Config"
-import { FileWriteFailure, NoSpaceLeft, PermissionDenied } from "../tool/errors.js"
+import { writeRefusalWith } from "../tool/errno.js"
+import { FileWriteFailure, type NoSpaceLeft, type PermissionDenied } from "../tool/errors.js"
 import { chmod, type FsError, mkdirp } from "./fsEffect.js"
 
 /** The environment variable that overrides the state directory. @category constants */
@@ -50,9 +51,7 @@ const mkdirFailure = (dir: string, e: FsError): PermissionDenied | NoSpaceLeft |
     `This is a problem of the tool host, not of your call: tell the user, who can set ${STATE_DIR_ENV} to a ` +
     `writable directory.`
   const display = `cannot create state directory ${dir}`
-  if (e.code === "EACCES" || e.code === "EPERM") return new PermissionDenied({ message, display })
-  if (e.code === "ENOSPC") return new NoSpaceLeft({ message, display })
-  return new FileWriteFailure({ message, display })
+  return writeRefusalWith(e, { message, display }) ?? new FileWriteFailure({ message, display })
 }
 
 /** Directories from `first` (the first one `mkdir -p` created) down to `leaf`, inclusive. */

@@ -22,6 +22,7 @@ import {
   PathNotInWorkspace,
   type PermissionDenied
 } from "../tool/errors.js"
+import { readRefusal } from "../tool/errno.js"
 import { realpath, stat } from "./fsEffect.js"
 import { isPathInside, resolveRealPath } from "./realPath.js"
 import { ensureStateSubdir, resolveStateDir, type StateSubdir } from "./stateDir.js"
@@ -52,9 +53,9 @@ export interface WorkspaceService {
   /** Absolute state directory of this project (not created until {@link ensureStateSubdir}). */
   readonly stateDir: string
   /** Absolute path for `path` (absolute, or relative to the primary root) if it stays inside a root. */
-  readonly resolve: (path: string) => Effect.Effect<string, PathNotInWorkspace | InvalidToolParams>
+  readonly resolve: (path: string) => Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams>
   /** Like `resolve`, but the extra readable directories are admitted too. */
-  readonly resolveReadable: (path: string) => Effect.Effect<string, PathNotInWorkspace | InvalidToolParams>
+  readonly resolveReadable: (path: string) => Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams>
   /** Whether `absPath` really (symlinks followed) lies inside a root; never fails. */
   readonly isWithin: (absPath: string) => Effect.Effect<boolean>
   /** Creates `<stateDir>/<name>` with mode 0700 if missing and returns its path. */
@@ -136,6 +137,8 @@ export const makeWorkspace: (options: WorkspaceOptions) => Effect.Effect<Workspa
       const abs = path.resolve(primaryRoot, input)
       const real = yield* Effect.result(resolveRealPath(abs))
       if (Result.isFailure(real)) {
+        const refused = readRefusal(real.failure.code, abs, "checking file")
+        if (refused !== undefined) return yield* refused
         return yield* new PathNotInWorkspace({
           message: `Path ${input} could not be verified to be inside the workspace: resolving ${abs} failed ` +
             `(${real.failure.code ?? "unknown error"}, e.g. a symbolic-link loop or an unreadable directory). ` +

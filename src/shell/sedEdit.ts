@@ -11,7 +11,7 @@ import * as fsp from "node:fs/promises"
 import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { errnoCode, lstat, stat } from "../session/fsEffect.js"
+import { lstat, stat } from "../session/fsEffect.js"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
 import type { FileReadCacheService } from "../session/readCache.js"
 import type { WorkspaceService } from "../session/workspace.js"
@@ -23,11 +23,12 @@ import {
   FileChangedSinceRead,
   FileNotFound,
   FileWriteFailure,
-  NoSpaceLeft,
-  PermissionDenied,
+  type NoSpaceLeft,
+  type PermissionDenied,
   ReadContentFailure,
-  TargetIsDirectory
+  type TargetIsDirectory
 } from "../tool/errors.js"
+import { directoryTarget, failureReason, isMissing, readRefusal, writeRefusal } from "../tool/errno.js"
 import type { EditConfirmation } from "../tool/permission.js"
 import { textResult, type ToolResult } from "../tool/result.js"
 import type { InvocationSpec } from "../tool/tool.js"
@@ -61,24 +62,15 @@ interface Simulation {
   readonly diff: string
 }
 
-const readFailure = (file: string, cause: unknown) => {
-  const message = `Error reading file for sed edit '${file}': ${cause instanceof Error ? cause.message : String(cause)}`
-  return errnoCode(cause) === "ENOENT" ? new FileNotFound({ message }) : new ReadContentFailure({ message })
+const readFailure = (file: string, cause: unknown): FileNotFound | PermissionDenied | ReadContentFailure => {
+  const message = `Error reading file for sed edit '${file}': ${failureReason(cause)}`
+  if (isMissing(cause)) return new FileNotFound({ message: `${message}. Check the path; nothing was changed.` })
+  return readRefusal(cause, file) ?? new ReadContentFailure({ message: `${message}. Retry once; if it fails again, tell the user.` })
 }
 
-const writeFailure = (file: string, e: AtomicWriteError) => {
-  switch (e.code) {
-    case "EACCES":
-    case "EPERM":
-      return new PermissionDenied({ message: `Permission denied writing sed edit to '${file}' (${e.code}). The file or its directory is not writable.` })
-    case "ENOSPC":
-      return new NoSpaceLeft({ message: `No space left on the device to write sed edit to '${file}'. Free some space, then retry.` })
-    case "EISDIR":
-      return new TargetIsDirectory({ message: `Cannot write sed edit to '${file}': it is a directory.` })
-    default:
-      return new FileWriteFailure({ message: `Error writing sed edit to '${file}': ${e.message}` })
-  }
-}
+const writeFailure = (file: string, e: AtomicWriteError): PermissionDenied | NoSpaceLeft | TargetIsDirectory | FileWriteFailure =>
+  writeRefusal(e.code, file) ?? directoryTarget(e.code, file) ??
+    new FileWriteFailure({ message: `Error writing sed edit to '${file}': ${e.message}. Nothing was written; retry once, and tell the user if it fails again.` })
 
 const simulate = Effect.fnUntraced(function*(file: string, rel: string, info: SedEditInfo) {
   const bytes = yield* Effect.tryPromise({ try: () => fsp.readFile(file), catch: (cause) => readFailure(file, cause) })

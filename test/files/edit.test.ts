@@ -250,7 +250,7 @@ describe("edit: every error code", () => {
       assert.strictEqual(e.code, "file_too_large")
     }))
 
-  it.effect("file_write_failure when the OS refuses the write (immutable file)", () =>
+  it.effect("permission_denied when the OS refuses the write (immutable file: EPERM)", () =>
     Effect.gen(function*() {
       const w = yield* readFileWith("immutable.txt", "locked\n")
       yield* Effect.acquireRelease(
@@ -258,9 +258,8 @@ describe("edit: every error code", () => {
         () => Effect.sync(() => execFileSync("chattr", ["-i", w.target]))
       )
       const e = yield* Effect.flip(w.edit.call({ file_path: w.target, old_string: "locked", new_string: "open" }))
-      assert.strictEqual(e.code, "file_write_failure")
-      assert.isTrue(e.message.startsWith("Error executing edit: "))
-      assert.include(e.message, "EPERM")
+      assert.strictEqual(e.code, "permission_denied")
+      assert.isTrue(e.message.startsWith(`Permission denied writing to file: ${w.target} (EPERM). `), e.message)
       assert.strictEqual(fs.readFileSync(w.target, "utf8"), "locked\n")
     }))
 

@@ -229,7 +229,7 @@ describe("notebook_edit: every error code", () => {
       assert.strictEqual(e.code, "notebook_edit_failure")
     }))
 
-  it.effect("file_write_failure when the OS refuses the write", () =>
+  it.effect("permission_denied when the OS refuses the write (immutable file: EPERM)", () =>
     Effect.gen(function*() {
       const w = yield* readNotebook(notebook([cell("code", "x", { id: "a" })]))
       yield* Effect.acquireRelease(
@@ -237,7 +237,7 @@ describe("notebook_edit: every error code", () => {
         () => Effect.sync(() => execFileSync("chattr", ["-i", w.nb]))
       )
       const e = yield* Effect.flip(w.notebook.call({ notebook_path: w.nb, cell_id: "a", new_source: "y" }))
-      assert.strictEqual(e.code, "file_write_failure")
-      assert.isTrue(e.message.startsWith("Error writing notebook: "))
+      assert.strictEqual(e.code, "permission_denied")
+      assert.isTrue(e.message.startsWith(`Permission denied writing to file: ${w.nb} (EPERM). `), e.message)
     }))
 })
