@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { InvalidToolParams, PathNotInWorkspace } from "../tool/errors.js"
+import { type InvalidToolParams, PathNotInWorkspace, type PermissionDenied } from "../tool/errors.js"
 import { resolveRealPath } from "./realPath.js"
 import type { WorkspaceService } from "./workspace.js"
 
@@ -36,5 +36,5 @@ export const realLocations = (paths: ReadonlyArray<string>): Effect.Effect<Reado
  * params but reports none (see `Tool.build`).
  * @category paths
  */
-export const locateParam = (workspace: WorkspaceService) => (input: string): Effect.Effect<string, PathNotInWorkspace | InvalidToolParams> =>
+export const locateParam = (workspace: WorkspaceService) => (input: string): Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams> =>
   Effect.flatMap(workspace.resolveReadable(input), realLocation)

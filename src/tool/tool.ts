@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import { unescapePath } from "../session/paths.js"
 import { pathFieldsOf } from "./annotations.js"
-import { InvalidToolParams, type PathNotInWorkspace } from "./errors.js"
+import { InvalidToolParams, type PathNotInWorkspace, type PermissionDenied } from "./errors.js"
 import { CONCURRENCY_SAFE_KINDS, type Kind } from "./kind.js"
 import type { ConfirmationDetails, ConfirmationOutcome, Permission } from "./permission.js"
 import type { Display, ToolResult } from "./result.js"
@@ -199,11 +199,11 @@ const makeInvocation = Invocation as unknown as InvocationConstructor
  */
 export interface BuildContext {
   /** Resolves a path as a model wrote it (relative to the first root, inside the workspace) to its real path. */
-  readonly locate: (path: string) => Effect.Effect<string, PathNotInWorkspace | InvalidToolParams>
+  readonly locate: (path: string) => Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams>
 }
 
 /** The errors of `build` besides the tool's own: bad args, or a path param that does not resolve. @category models */
-export type BuildError = InvalidToolParams | PathNotInWorkspace
+export type BuildError = InvalidToolParams | PathNotInWorkspace | PermissionDenied
 
 /**
  * The spec with its locations settled: a tool that reports none while its path params hold values
