@@ -12,6 +12,7 @@
  */
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -20,8 +21,13 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
+import { inheritedEnvironment } from "../process/environment.js"
+import { type OrphanGuard, startOrphanGuard } from "../process/orphanGuard.js"
+import { confine, probeSandbox, SandboxConfig, type SandboxMode, type SandboxScope, type SandboxSettings, sandboxSettingsOrDefault } from "../process/sandbox.js"
 import { Session } from "../session/session.js"
+import { Workspace } from "../session/workspace.js"
+import type { SandboxUnavailable } from "../tool/errors.js"
 import type { LiveOutput } from "../tool/tool.js"
 import { type CaptureLimits, type CapturedOutput, OutputCapture } from "./capture.js"
 import { settingsInEffect, ShellConfig, type ShellSettings } from "./config.js"
@@ -45,6 +51,8 @@ export interface RunRequest {
   readonly spillDir: string
   /** Live output, at most once per `liveIntervalMs` (ANSI for a PTY, plain text otherwise). */
   readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+  /** Run this one command outside the sandbox (a person approved it). */
+  readonly unsandboxed?: boolean | undefined
 }
 
 /** How a foreground command ended. @category models */
@@ -58,6 +66,10 @@ export interface RunResult extends ExitInfo {
   /** The PTY screen as ANSI text (PTY only). */
   readonly ansi?: string | undefined
   readonly elapsedMs: number
+  /** The sandbox the command ran in (`off`: none). */
+  readonly sandbox: SandboxMode
+  /** What the sandbox let it write (to explain what it blocked). */
+  readonly sandboxScope: SandboxScope
 }
 
 /** A background process as the registry holds it. @category models */
@@ -71,6 +83,8 @@ export interface StartRequest {
   readonly command: string
   readonly cwd: string
   readonly onData: (chunk: Buffer) => void
+  /** Run this one command outside the sandbox (a person approved it). */
+  readonly unsandboxed?: boolean | undefined
 }
 
 /** The live message while binary output streams. @category constants */
@@ -94,14 +108,16 @@ export declare namespace ProcessHost {
   /** The service shape. */
   export interface Service {
     readonly settings: ShellSettings
+    /** The sandbox commands run in. */
+    readonly sandbox: SandboxSettings
     /** The session's process tag (every process carries it, suffixed per run). */
     readonly sessionTag: string
     /** Which backend foreground commands get (probed once). */
     readonly backend: Effect.Effect<BackendInfo>
     /** Runs a foreground command to its end, timeout or interruption (which kills its tree). */
-    readonly run: (request: RunRequest) => Effect.Effect<RunResult>
+    readonly run: (request: RunRequest) => Effect.Effect<RunResult, SandboxUnavailable>
     /** Starts a background command on pipes with stdin open. */
-    readonly start: (request: StartRequest) => Effect.Effect<StartedProcess>
+    readonly start: (request: StartRequest) => Effect.Effect<StartedProcess, SandboxUnavailable>
     /** Kills a process tree (group, descendants, tagged processes). */
     readonly kill: (pid: number | undefined, tag: string) => Effect.Effect<void>
   }
@@ -141,20 +157,50 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     return { backend: "child_process", reason } as const
   })
 
-  const envFor = (tag: string): Record<string, string> => {
-    const env: Record<string, string> = {}
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
-    return {
-      ...env,
-      ...settings.env,
-      TERM: "xterm-256color",
-      PAGER: "cat",
-      GIT_PAGER: "cat",
-      TOOLWRIGHT: "1",
-      TOOLWRIGHT_SESSION_ID: session.id,
-      [PROCESS_TAG_VARIABLE]: tag
+  const sandbox = sandboxSettingsOrDefault(yield* SandboxConfig)
+  const workspace = yield* Effect.serviceOption(Workspace)
+  const sandboxReady = yield* Effect.cached(probeSandbox(sandbox))
+  // The private temp dir of sandboxed commands (their TMPDIR): made on first use, removed with the session.
+  const tmpDir = path.join(os.tmpdir(), `toolwright-tmp-${session.id}`)
+  yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(tmpDir, { recursive: true, force: true })))
+  const ensureTmpDir = Effect.sync(() => fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 }))
+  // Unconfined commands get a guard process that kills them should the server die without cleaning up.
+  const hostScope = yield* Effect.scope
+  const guard = yield* Effect.cached(Scope.provide(startOrphanGuard(`${sessionTag}.`), hostScope))
+  const scopeFor = (cwd: string): SandboxScope => ({
+    writable: Option.match(workspace, {
+      onNone: () => [cwd],
+      onSome: (w) => [...w.roots, w.stateDir, cwd]
+    }),
+    tmpDir,
+    cwd
+  })
+
+  const envFor = (tag: string, confined: boolean): Record<string, string> => ({
+    ...inheritedEnvironment(process.env, { allow: sandbox.envAllow }),
+    ...settings.env,
+    ...(confined ? { TMPDIR: tmpDir } : {}),
+    TERM: "xterm-256color",
+    PAGER: "cat",
+    GIT_PAGER: "cat",
+    TOOLWRIGHT: "1",
+    TOOLWRIGHT_SESSION_ID: session.id,
+    [PROCESS_TAG_VARIABLE]: tag
+  })
+
+  /** How one command is launched: confined (after the sandbox's one-time check), or watched by the guard. */
+  const launch = Effect.fnUntraced(function*(command: string, cwd: string, unsandboxed: boolean | undefined) {
+    const mode: SandboxMode = unsandboxed === true ? "off" : sandbox.mode
+    const scope = scopeFor(cwd)
+    if (mode === "off") {
+      const g: OrphanGuard = yield* guard
+      return { mode, scope, launcher: undefined, guard: g }
     }
-  }
+    yield* sandboxReady
+    yield* ensureTmpDir
+    const launcher = confine(sandbox, scope, { file: settings.shell, args: ["-c", command] })
+    return { mode, scope, launcher, guard: undefined }
+  })
 
   const nextTag = Ref.modify(runs, (n): [string, number] => [`${sessionTag}.${n + 1}`, n + 1])
 
@@ -169,6 +215,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   }
 
   const run = Effect.fn("ProcessHost.run")(function*(request: RunRequest) {
+    const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
     const tag = yield* nextTag
     const info = yield* backend
     const capture = new OutputCapture(limits, spillPathIn(request.spillDir))
@@ -183,7 +230,8 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       shell: settings.shell,
       command: request.command,
       cwd: request.cwd,
-      env: envFor(tag),
+      env: envFor(tag, launched.mode !== "off"),
+      launcher: launched.launcher,
       onData,
       cols: settings.screen.cols,
       rows: settings.screen.rows
@@ -208,7 +256,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
             }
           }
           return yield* spawnPiped(spec)
-        }),
+        }).pipe(Effect.tap((proc) => Effect.sync(() => launched.guard?.watch(proc.pid)))),
         (proc) =>
           Effect.gen(function*() {
             if (!proc.hasExited()) yield* kill(proc.pid, tag)
@@ -257,21 +305,26 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         timedOut,
         output,
         ...(ansi !== undefined ? { ansi } : {}),
-        elapsedMs: Date.now() - started
+        elapsedMs: Date.now() - started,
+        sandbox: launched.mode,
+        sandboxScope: launched.scope
       } satisfies RunResult
     }))
   })
 
   const start = Effect.fn("ProcessHost.start")(function*(request: StartRequest) {
+    const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
     const tag = yield* nextTag
     const spawned = yield* spawnPiped({
       shell: settings.shell,
       command: request.command,
       cwd: request.cwd,
-      env: envFor(tag),
+      env: envFor(tag, launched.mode !== "off"),
+      launcher: launched.launcher,
       onData: request.onData,
       stdin: "pipe"
     })
+    launched.guard?.watch(spawned.pid)
     return { ...spawned, tag } satisfies StartedProcess
   })
 
@@ -288,5 +341,5 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     })
   )
 
-  return ProcessHost.of({ settings, sessionTag, backend, run, start, kill })
+  return ProcessHost.of({ settings, sandbox, sessionTag, backend, run, start, kill })
 })
