@@ -134,6 +134,20 @@ const spillPathIn = (dir: string) => () => {
   return path.join(dir, `run_shell_command_${randomBytes(8).toString("hex")}.output`)
 }
 
+/**
+ * bubblewrap reports a command killed by signal N as exit code 128+N (as bash's `$?` does); turn
+ * it back into the signal so that a sandboxed kill reads like an unsandboxed one.
+ *
+ * @category constructors
+ */
+export const signalFromSandboxExit = (exit: ExitInfo): ExitInfo => {
+  if (exit.signal !== null || exit.exitCode === null || exit.exitCode <= 128 || exit.exitCode > 128 + 31) return exit
+  const entry = Object.entries(os.constants.signals).find(([, n]) => n === exit.exitCode! - 128)
+  return entry === undefined ? exit : { ...exit, exitCode: null, signal: entry[0] as NodeJS.Signals }
+}
+
+const reportSignals = <P extends Spawned>(proc: P): P => ({ ...proc, exited: Effect.map(proc.exited, signalFromSandboxExit) })
+
 /** Builds the host for the current session. @category constructors */
 export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Scope> = Effect.gen(function*() {
   const session = yield* Session
@@ -192,14 +206,15 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   const launch = Effect.fnUntraced(function*(command: string, cwd: string, unsandboxed: boolean | undefined) {
     const mode: SandboxMode = unsandboxed === true ? "off" : sandbox.mode
     const scope = scopeFor(cwd)
+    // bash reads ~/.bashrc for `-c` when its stdin is a socket (a background shell's stdin pipe): --norc keeps every run alike.
+    const shell = { file: settings.shell, args: [...(path.basename(settings.shell) === "bash" ? ["--norc"] : []), "-c", command] }
     if (mode === "off") {
       const g: OrphanGuard = yield* guard
-      return { mode, scope, launcher: undefined, guard: g }
+      return { mode, scope, launcher: shell, guard: g, confined: false }
     }
     yield* sandboxReady
     yield* ensureTmpDir
-    const launcher = confine(sandbox, scope, { file: settings.shell, args: ["-c", command] })
-    return { mode, scope, launcher, guard: undefined }
+    return { mode, scope, launcher: confine(sandbox, scope, shell), guard: undefined, confined: true }
   })
 
   const nextTag = Ref.modify(runs, (n): [string, number] => [`${sessionTag}.${n + 1}`, n + 1])
@@ -249,13 +264,14 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
             if (Option.isSome(pty)) {
               screen = new Screen(settings.screen)
               const spawned = yield* Effect.result(spawnPty(pty.value, spec))
-              if (spawned._tag === "Success") return spawned.success
+              if (spawned._tag === "Success") return launched.confined ? reportSignals(spawned.success) : spawned.success
               screen = undefined
               fallbackReason = spawned.failure.message
               yield* Ref.set(ptyFailure, spawned.failure.message)
             }
           }
-          return yield* spawnPiped(spec)
+          const piped = yield* spawnPiped(spec)
+          return launched.confined ? reportSignals(piped) : piped
         }).pipe(Effect.tap((proc) => Effect.sync(() => launched.guard?.watch(proc.pid)))),
         (proc) =>
           Effect.gen(function*() {
@@ -325,7 +341,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       stdin: "pipe"
     })
     launched.guard?.watch(spawned.pid)
-    return { ...spawned, tag } satisfies StartedProcess
+    return { ...(launched.confined ? reportSignals(spawned) : spawned), tag } satisfies StartedProcess
   })
 
   // The session's end: every tagged process still alive dies (SIGTERM, grace, SIGKILL). Only
