@@ -28,7 +28,7 @@ while IFS= read -r line; do
   esac
 done
 sweep() {
-  for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
+  for g in $groups; do kill -9 "-$g" 2>/dev/null; done
   if [ -d /proc/self ]; then
     for f in $(grep -lzs -- "^${PROCESS_TAG_VARIABLE}=$TW_GUARD_TAG" /proc/[0-9]*/environ 2>/dev/null); do
       p=\${f#/proc/}; kill -KILL "\${p%/environ}" 2>/dev/null

@@ -10,6 +10,7 @@ import * as path from "node:path"
 import { deniedPaths, type SandboxScope, type SandboxSettings, writableDirs } from "./sandbox.js"
 
 const PATH_ERROR = /(?:'([^'\n]+)'|"([^"\n]+)"|(\/[^\s:'"]+))[^\n]*?:\s*(Read-only file system|Permission denied|Operation not permitted)/g
+const BARE_PATH_ERROR = /(?:^|[\s:])([^\s:'"]+):\s*(Read-only file system|Permission denied)/gm
 const BARE_EROFS = /Read-only file system|EROFS/
 const NETWORK_ERROR = /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|No address associated with hostname/
 
@@ -26,8 +27,9 @@ export const sandboxBlocks = (output: string, settings: SandboxSettings, scope: 
   const seen = new Set<string>()
   const writable = writableDirs(settings, scope)
   const hidden = deniedPaths(settings).map((d) => d.path)
-  for (const match of output.matchAll(PATH_ERROR)) {
-    const raw = match[1] ?? match[2] ?? match[3]
+  const found = [...output.matchAll(PATH_ERROR)].map((m) => m[1] ?? m[2] ?? m[3])
+  found.push(...[...output.matchAll(BARE_PATH_ERROR)].map((m) => m[1]))
+  for (const raw of found) {
     if (raw === undefined) continue
     const p = path.resolve(scope.cwd, raw)
     if (seen.has(p)) continue

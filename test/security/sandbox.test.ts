@@ -70,10 +70,14 @@ describe("the command sandbox through `toolwright serve` (workspace-write, netwo
       const key = yield* s.run({ command: "cat ~/.ssh/id_rsa" })
       assert.strictEqual(codeOfAnswer(key), "shell_execute_error")
       assert.notInclude(textOfAnswer(key), "sekrit")
-      const listing = yield* s.run({ command: "ls -A ~/.ssh ~/.aws | wc -l; cat ~/.netrc | wc -c; cat ~/notes.txt" })
-      assert.strictEqual(codeOfAnswer(listing), "ok", textOfAnswer(listing))
-      assert.match(textOfAnswer(listing), /Output: 0\r?\n0\r?\nplain/)
+      assert.include(textOfAnswer(key), `blocked by the sandbox: ${path.join(home, ".ssh", "id_rsa")} is a credential path, hidden from commands in workspace-write mode`)
+      const listing = yield* s.run({ command: "ls -A ~/.ssh ~/.aws | grep -c . ; cat ~/notes.txt; cat ~/.aws/credentials ~/.netrc" })
+      assert.strictEqual(codeOfAnswer(listing), "shell_execute_error")
       assert.notInclude(textOfAnswer(listing), "sekrit")
+      assert.notInclude(textOfAnswer(listing), "id_rsa")
+      assert.match(textOfAnswer(listing), /Output: 2\r?\n/) // only the two "dir:" headers
+      assert.include(textOfAnswer(listing), "plain")
+      assert.include(textOfAnswer(listing), `blocked by the sandbox: ${path.join(home, ".netrc")} is a credential path`)
     }).pipe(Effect.scoped), 60_000)
 
   it.live("a TCP connection to a listener on 127.0.0.1 fails with the network off and works with --sandbox-network on", () =>

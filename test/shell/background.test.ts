@@ -122,7 +122,13 @@ describe("background shells", () => {
         const unknown = yield* call("send_message", { task_id: "bg_deadbeef", message: "x" })
         assert.strictEqual(codeOf(unknown), "send_message_not_found")
         assert.strictEqual(textOf(unknown), "Error: No background task found with ID \"bg_deadbeef\".")
+      })), 20_000)
 
+  // Unsandboxed: in the sandbox, bubblewrap's own processes hold the stdin pipe too, so a command
+  // that closes its stdin still "accepts" messages (they wait in the pipe until the sandbox ends).
+  it.live("send_message to a command that closed its stdin is refused", () =>
+    withSession({ sandbox: UNSANDBOXED }, () =>
+      Effect.gen(function*() {
         const closed = yield* startBackground("exec 0<&-; sleep 5")
         yield* Effect.sleep("200 millis")
         const refused = yield* call("send_message", { task_id: closed.id, message: "x" })
