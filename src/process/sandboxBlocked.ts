@@ -11,6 +11,8 @@ import { deniedPaths, type SandboxScope, type SandboxSettings, writableDirs } fr
 
 const PATH_ERROR = /(?:'([^'\n]+)'|"([^"\n]+)"|(\/[^\s:'"]+))[^\n]*?:\s*(Read-only file system|Permission denied|Operation not permitted)/g
 const BARE_PATH_ERROR = /(?:^|[\s:])([^\s:'"]+):\s*(Read-only file system|Permission denied)/gm
+/** A missing file is the sandbox's doing only inside a hidden credential path. */
+const MISSING = /(?:'([^'\n]+)'|"([^"\n]+)"|(?:^|[\s:])(\/?[^\s:'"]+))\s*:\s*No such file or directory/gm
 const BARE_EROFS = /Read-only file system|EROFS/
 const NETWORK_ERROR = /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|No address associated with hostname/
 
@@ -29,6 +31,13 @@ export const sandboxBlocks = (output: string, settings: SandboxSettings, scope: 
   const hidden = deniedPaths(settings).map((d) => d.path)
   const found = [...output.matchAll(PATH_ERROR)].map((m) => m[1] ?? m[2] ?? m[3])
   found.push(...[...output.matchAll(BARE_PATH_ERROR)].map((m) => m[1]))
+  const missing = new Set([...output.matchAll(MISSING)].map((m) => m[1] ?? m[2] ?? m[3]).filter((r) => r !== undefined).map((r) => path.resolve(scope.cwd, r)))
+  for (const p of missing) {
+    if (hidden.some((h) => inside(h, p)) && !seen.has(p)) {
+      seen.add(p)
+      notes.push(`blocked by the sandbox: ${p} is a credential path, hidden from commands in ${settings.mode} mode`)
+    }
+  }
   for (const raw of found) {
     if (raw === undefined) continue
     const p = path.resolve(scope.cwd, raw)
