@@ -149,6 +149,45 @@ describe("the command sandbox through `toolwright serve` (workspace-write, netwo
     }).pipe(Effect.scoped), 60_000)
 })
 
+describe("an MCP stdio server that opts into the sandbox", () => {
+  const fixtureServer = path.join(import.meta.dirname, "..", "fixtures", "mcp", "server.mjs")
+
+  /** A gateway over one fixture server that appends to `log` at start-up; answers whether its echo tool works. */
+  const gatewayWith = (root: string, log: string, sandbox: unknown) =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir("tw-sbx-mcp-")
+      const config = path.join(dir, "mcp.json")
+      fs.writeFileSync(config, JSON.stringify({
+        mcpServers: {
+          fixture: { command: process.execPath, args: [fixtureServer], env: { FIXTURE_LOG: log }, alwaysLoadTools: true, discoveryTimeout: 20_000, ...(sandbox !== undefined ? { sandbox } : {}) }
+        }
+      }))
+      const state = yield* tempDir("tw-sbx-state-")
+      const { client } = yield* connectServeWith({ args: ["--root", root, "--state-dir", state, "--config", config] })
+      const answer = yield* Effect.promise(() => client.callTool({ name: "mcp__fixture__echo", arguments: { message: "hi" } }) as Promise<ToolAnswer>)
+      return answer
+    })
+
+  it.live("confined: it cannot write outside the roots (so it fails to start), and works when it writes inside", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir("tw-sbx-mcproot-")
+      const outside = yield* tempDir("tw-sbx-mcpout-")
+      // The premise: unconfined, the server writes its log outside the roots.
+      const free = yield* gatewayWith(root, path.join(outside, "free.log"), undefined).pipe(Effect.scoped)
+      assert.isUndefined(free.isError, textOfAnswer(free))
+      assert.isTrue(fs.existsSync(path.join(outside, "free.log")))
+      // Confined with its log outside the roots: the write fails, the server never comes up.
+      const boxed = yield* gatewayWith(root, path.join(outside, "boxed.log"), true).pipe(Effect.scoped)
+      assert.isTrue(boxed.isError)
+      assert.isFalse(fs.existsSync(path.join(outside, "boxed.log")))
+      // Confined with its log inside the root: it starts and answers.
+      const inside = yield* gatewayWith(root, path.join(root, "inside.log"), { mode: "workspace-write" }).pipe(Effect.scoped)
+      assert.isUndefined(inside.isError, textOfAnswer(inside))
+      assert.include(textOfAnswer(inside), "hi")
+      assert.match(fs.readFileSync(path.join(root, "inside.log"), "utf8"), /^start \d+\n/)
+    }).pipe(Effect.scoped), 90_000)
+})
+
 const pidOf = (answer: ToolAnswer) => Number(/^pid: (\d+)$/m.exec(textOfAnswer(answer))![1])
 
 /** Every process a SIGKILLed server left: polled until none is alive or `ms` passed. */
