@@ -181,7 +181,8 @@ export const makeRunShellCommand = Effect.gen(function*() {
         const description = describeShellCall(p)
         const substitution = hasCommandSubstitution(p.command)
         const readOnly = !substitution && isReadOnlyCommand(p.command)
-        const sed = isBackground ? undefined : yield* planSedEdit({ command: p.command, cwd, description, workspace, cache })
+        // In a read-only sandbox a `sed -i` is not turned into an edit (which the server would write): it runs, confined, and is refused.
+        const sed = isBackground || host.sandbox.mode === "read-only" ? undefined : yield* planSedEdit({ command: p.command, cwd, description, workspace, cache })
         if (sed) return sed as InvocationSpec<ShellData, ShellError>
         const roots = rootsNeedingApproval(p.command)
         // An unsandboxed run is put to a person every time, whatever the mode or rules (plan mode refuses it).

@@ -272,3 +272,16 @@ describe("one unsandboxed run needs a person", () => {
         }))
     }), 60_000)
 })
+
+describe("read-only mode and sed -i", () => {
+  it.live("a sed -i is not turned into an edit the server would write: it runs confined and is refused", () =>
+    withSession({ sandbox: { mode: "read-only" } }, (s) =>
+      Effect.gen(function*() {
+        const file = path.join(s.root, "a.txt")
+        fs.writeFileSync(file, "foo\n")
+        const r = yield* call("run_shell_command", { command: "sed -i 's/foo/bar/' a.txt" })
+        assert.strictEqual(codeOf(r), "shell_execute_error")
+        assert.include(textOf(r), "blocked by the sandbox")
+        assert.strictEqual(fs.readFileSync(file, "utf8"), "foo\n")
+      })), 30_000)
+})
