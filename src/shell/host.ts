@@ -5,6 +5,11 @@
  * and its whole process tree is killed on timeout or interruption. Background commands always
  * use pipes (stdin stays open for `send_message`).
  *
+ * Every command runs in the session's command sandbox (`process/sandbox.ts`; bubblewrap on Linux)
+ * unless the sandbox is off or a person approved one unsandboxed run, with an environment built by
+ * the environment policy (`process/environment.ts`), and, sandboxed, a private TMPDIR. Unconfined
+ * commands are watched by the orphan guard, so that they die even if the server is SIGKILLed.
+ *
  * Every process carries the session's tag in its environment; when the session's scope closes,
  * every tagged process still alive is killed (on Linux, re-parented daemons included).
  *
