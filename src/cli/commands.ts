@@ -12,6 +12,7 @@ import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
 import { loadMcpConfigFile } from "../mcp/config.js"
+import type { SandboxOptions } from "../process/sandbox.js"
 import { Approver } from "../run/approver.js"
 import { type ApprovalMode, type PermissionRule, validateRule } from "../run/policy.js"
 import * as SessionLayer from "../run/session.js"
@@ -51,6 +52,28 @@ const ruleFlag = (decision: "allow" | "ask" | "deny") =>
     Flag.atLeast(0)
   )
 
+const sandboxMode = Flag.Literals("sandbox", ["read-only", "workspace-write", "off"]).pipe(
+  Flag.withDescription(
+    "The command sandbox of run_shell_command: workspace-write (default: only the workspace roots, the state dir and a private TMPDIR are writable, credential paths are hidden), " +
+      "read-only (only the private TMPDIR is writable), off (no confinement). Env TOOLWRIGHT_SANDBOX."
+  ),
+  Flag.optional
+)
+const sandboxNetwork = Flag.Literals("sandbox-network", ["on", "off"]).pipe(
+  Flag.withDescription("Network access for sandboxed commands (default off). Env TOOLWRIGHT_SANDBOX_NETWORK."),
+  Flag.optional
+)
+const sandboxWritable = Flag.String("sandbox-writable").pipe(
+  Flag.withDescription("One more directory sandboxed commands may write (repeatable; workspace-write mode)."),
+  Flag.atLeast(0)
+)
+const envAllow = Flag.String("env-allow").pipe(
+  Flag.withDescription(
+    "An environment variable commands may inherit besides the default allow-list (PATH, HOME, LANG, LC_*, TERM, …); NAME or PREFIX* (repeatable). Secret-looking names (*_TOKEN, *_KEY, *SECRET*, *PASSWORD*) pass only when named exactly."
+  ),
+  Flag.atLeast(0)
+)
+
 /** The flags every command that builds a session takes. */
 const sessionFlags = {
   root: roots,
@@ -60,7 +83,11 @@ const sessionFlags = {
   allow: ruleFlag("allow"),
   ask: ruleFlag("ask"),
   deny: ruleFlag("deny"),
-  config: mcpConfig
+  config: mcpConfig,
+  sandbox: sandboxMode,
+  "sandbox-network": sandboxNetwork,
+  "sandbox-writable": sandboxWritable,
+  "env-allow": envAllow
 }
 
 const sessionOptions = Effect.fnUntraced(function*(flags: {
@@ -72,6 +99,10 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
   readonly ask?: ReadonlyArray<string>
   readonly deny?: ReadonlyArray<string>
   readonly config?: Option.Option<string>
+  readonly sandbox?: Option.Option<"read-only" | "workspace-write" | "off">
+  readonly "sandbox-network"?: Option.Option<"on" | "off">
+  readonly "sandbox-writable"?: ReadonlyArray<string>
+  readonly "env-allow"?: ReadonlyArray<string>
 }, startupWaitMs?: number) {
   const extra = (yield* Effect.forEach(flags["tools-module"], loadToolModule)).flat()
   const rules: Array<PermissionRule> = []
@@ -88,8 +119,19 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
     config: yield* loadMcpConfigFile(configFile).pipe(Effect.mapError((e) => new SessionInitError({ message: e.message }))),
     ...(startupWaitMs !== undefined ? { startupWaitMs } : {})
   }
+  const mode = flags.sandbox ? Option.getOrUndefined(flags.sandbox) : undefined
+  const network = flags["sandbox-network"] ? Option.getOrUndefined(flags["sandbox-network"]) : undefined
+  const writable = flags["sandbox-writable"] ?? []
+  const allowNames = flags["env-allow"] ?? []
+  const sandbox: SandboxOptions = {
+    ...(mode !== undefined ? { mode } : {}),
+    ...(network !== undefined ? { network: network === "on" } : {}),
+    ...(writable.length > 0 ? { writable } : {}),
+    ...(allowNames.length > 0 ? { envAllow: allowNames } : {})
+  }
   return {
     ...(mcp !== undefined ? { mcp } : {}),
+    sandbox,
     roots: flags.root.length > 0 ? flags.root : [process.cwd()],
     ...(dir !== undefined ? { stateDir: dir } : {}),
     tools: extra,

@@ -37,6 +37,8 @@ export type McpTransportConfig =
     readonly env: Readonly<Record<string, string>>
     /** Relative paths resolve against the workspace's primary root. */
     readonly cwd: string | undefined
+    /** Run the server in the command sandbox (opt-in); network undefined: the session's setting. */
+    readonly sandbox?: McpSandboxConfig | undefined
   }
   | {
     readonly _tag: "http"
@@ -45,6 +47,12 @@ export type McpTransportConfig =
     /** `auto`: streamable HTTP, falling back to SSE for old servers. */
     readonly protocol: "auto" | "streamable" | "sse"
   }
+
+/** The command sandbox of a local server that opted in. @category models */
+export interface McpSandboxConfig {
+  readonly mode: "read-only" | "workspace-write"
+  readonly network?: boolean | undefined
+}
 
 /** One server, decoded and checked. @category models */
 export interface McpServerConfig {
@@ -112,7 +120,17 @@ const RawServer = Schema.Struct({
   discoveryTimeoutMs: Schema.optionalKey(PositiveInt),
   trust: Schema.optionalKey(Schema.Boolean),
   description: Schema.optionalKey(Schema.String),
-  disabled: Schema.optionalKey(Schema.Boolean)
+  disabled: Schema.optionalKey(Schema.Boolean),
+  sandbox: Schema.optionalKey(
+    Schema.Union([
+      Schema.Boolean,
+      Schema.Literals(["read-only", "workspace-write"]),
+      Schema.Struct({
+        mode: Schema.optionalKey(Schema.Literals(["read-only", "workspace-write"])),
+        network: Schema.optionalKey(Schema.Boolean)
+      })
+    ])
+  )
 })
 type RawServer = typeof RawServer.Type
 
@@ -135,6 +153,14 @@ const FOREIGN_FIELDS = new Set([
   "tcp"
 ])
 const KNOWN_FIELDS = new Set(Object.keys(RawServer.fields))
+
+/** The `sandbox` field: `true` / a mode / `{ mode, network }`; `false` or absent: none. */
+const sandboxOf = (raw: RawServer["sandbox"]): McpSandboxConfig | undefined => {
+  if (raw === undefined || raw === false) return undefined
+  if (raw === true) return { mode: "workspace-write" }
+  if (typeof raw === "string") return { mode: raw }
+  return { mode: raw.mode ?? "workspace-write", ...(raw.network !== undefined ? { network: raw.network } : {}) }
+}
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -244,7 +270,8 @@ const decodeServer = (
       command: expand("command", raw.command),
       args: (raw.args ?? []).map((arg, i) => expand(`args[${i}]`, arg)),
       env: expandMap("env", raw.env),
-      cwd: raw.cwd === undefined ? undefined : expand("cwd", raw.cwd)
+      cwd: raw.cwd === undefined ? undefined : expand("cwd", raw.cwd),
+      ...(sandboxOf(raw.sandbox) !== undefined ? { sandbox: sandboxOf(raw.sandbox) } : {})
     }
   } else {
     const field = raw.url !== undefined ? "url" : "httpUrl"
@@ -252,7 +279,7 @@ const decodeServer = (
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
       return error(field, `MCP server "${name}": field "${field}" must be an http:// or https:// URL, got ${describeValue(url)}.`)
     }
-    for (const key of ["command", "args", "env", "cwd"] as const) {
+    for (const key of ["command", "args", "env", "cwd", "sandbox"] as const) {
       if (raw[key] !== undefined) {
         problems.push({ severity: "warning", server: name, field: key, message: `MCP server "${name}": "${key}" only applies to "command" servers and is ignored.` })
       }

@@ -5,6 +5,8 @@
  *
  * @since 0.1.0
  */
+import * as fs from "node:fs"
+import * as os from "node:os"
 import * as nodePath from "node:path"
 import { pathToFileURL } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -23,7 +25,8 @@ import {
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import type { McpServerConfig } from "./config.js"
+import type { McpSandboxConfig, McpServerConfig } from "./config.js"
+import { type CommandLine, confine, probeSandbox, SandboxConfig, type SandboxSettings, sandboxSettingsOrDefault } from "../process/sandbox.js"
 import { KILL_GRACE_MS } from "./constants.js"
 import { McpConnectError } from "./errors.js"
 import { killProcessTree } from "../process/tree.js"
@@ -151,15 +154,44 @@ const makeClient = (options: ConnectOptions): Client => {
   return client
 }
 
+/**
+ * The command line of a local server that opted into the sandbox: bubblewrap (or sandbox-exec)
+ * around it, writable roots and a private TMPDIR (removed with the connection). Fails to connect
+ * when the sandbox cannot start, never falling back to an unconfined server.
+ */
+const sandboxedLaunch = (
+  name: string,
+  config: McpSandboxConfig,
+  command: CommandLine,
+  env: Readonly<Record<string, string>>,
+  writable: ReadonlyArray<string>,
+  cwd: string
+) =>
+  Effect.gen(function*() {
+    const session = sandboxSettingsOrDefault(yield* SandboxConfig)
+    const settings: SandboxSettings = { ...session, mode: config.mode, network: config.network ?? session.network }
+    yield* probeSandbox(settings).pipe(Effect.mapError((e) => new McpConnectError({ server: name, message: e.message })))
+    const tmpDir = yield* Effect.acquireRelease(
+      Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "toolwright-mcp-"))),
+      (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+    )
+    const line = confine(settings, { writable, tmpDir, cwd }, command)
+    return { file: line.file, args: line.args, env: { ...env, TMPDIR: tmpDir } }
+  })
+
 /** Starts a local server and connects to it; the scope kills its process tree. */
 const connectStdio = (server: McpServerConfig & { readonly transport: { readonly _tag: "stdio" } }, options: ConnectOptions) =>
   Effect.gen(function*() {
     const t = server.transport
+    const cwd = t.cwd === undefined ? options.cwd : nodePath.resolve(options.cwd, t.cwd)
+    const launch = t.sandbox === undefined
+      ? { file: t.command, args: t.args, env: t.env }
+      : yield* sandboxedLaunch(server.name, t.sandbox, { file: t.command, args: t.args }, t.env, [...options.roots, cwd], cwd)
     const transport = new BoundedStdioTransport({
-      command: t.command,
-      args: t.args,
-      env: t.env,
-      cwd: t.cwd === undefined ? options.cwd : nodePath.resolve(options.cwd, t.cwd),
+      command: launch.file,
+      args: launch.args,
+      env: launch.env,
+      cwd,
       onGarbage: (line) => options.onNotice({ _tag: "Garbage", line })
     })
     const client = makeClient(options)

@@ -6,3 +6,7 @@
  * @since 0.1.0
  */
 export * from "./tree.js"
+export * from "./environment.js"
+export * from "./orphanGuard.js"
+export * from "./sandbox.js"
+export * from "./sandboxBlocked.js"

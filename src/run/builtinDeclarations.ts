@@ -400,6 +400,10 @@ export const builtinDeclarations: ReadonlyArray<ToolInfo> = [
         "directory": {
           "type": "string",
           "description": "Absolute path of an existing directory inside the workspace to run the command in (default: the project root)."
+        },
+        "sandbox": {
+          "type": "boolean",
+          "description": "false: run this one command outside the command sandbox. Only when a sandboxed run was blocked (\"blocked by the sandbox: …\") and the command really needs that access; a person must approve it every time."
         }
       },
       "required": [

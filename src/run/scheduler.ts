@@ -178,8 +178,9 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     // A call that exists to ask the user (ask_user_question) is asked in every mode, and its answer,
     // a decline included, goes to the call rather than deciding whether it runs.
     const interactive = invocation.requiresUserInteraction
+    const personOnly = invocation.requiresPersonApproval
     let confirmation: ConfirmationOutcome | undefined
-    if (interactive || (decision.permission === "ask" && !(yield* Ref.get(alwaysApproved)).has(invocation.tool.name))) {
+    if (interactive || personOnly || (decision.permission === "ask" && !(yield* Ref.get(alwaysApproved)).has(invocation.tool.name))) {
       const details = yield* Effect.exit(invocation.confirmation)
       if (Exit.isFailure(details)) return fail(toToolError(details.cause), paths)
       const outcome = yield* approver.confirm({
@@ -191,7 +192,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
       if (!interactive && outcome._tag === "cancel") {
         return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome.reason) } } as Prepared
       }
-      if (!interactive && outcome._tag === "proceed_always") yield* Ref.update(alwaysApproved, (s) => new Set(s).add(invocation.tool.name))
+      if (!interactive && !personOnly && outcome._tag === "proceed_always") yield* Ref.update(alwaysApproved, (s) => new Set(s).add(invocation.tool.name))
       confirmation = outcome
     }
     const verdict = yield* hooks.beforeCall(invocation)

@@ -20,6 +20,7 @@ import { FileReadCache, type ReadEvidence } from "../session/readCache.js"
 import { newSessionId, Session } from "../session/session.js"
 import { ensureStateSubdir } from "../session/stateDir.js"
 import { makeWorkspace, Workspace } from "../session/workspace.js"
+import { resolveSandboxSettings, SandboxConfig, type SandboxOptions } from "../process/sandbox.js"
 import * as ShellLayer from "../shell/layer.js"
 import { McpGateway, type McpSessionOptions } from "../mcp/service.js"
 import type { Approver } from "./approver.js"
@@ -47,6 +48,13 @@ export interface SessionOptions {
   readonly visibleTools?: Iterable<string> | undefined
   /** Pre/post call hooks (default: none). */
   readonly hooks?: Layer.Layer<ToolHooks> | undefined
+  /**
+   * The command sandbox and environment policy of shell commands (and of MCP servers that opt in):
+   * mode (default `workspace-write`), network (default off), extra writable dirs, the credential
+   * deny list, extra environment names. Unset fields come from the `TOOLWRIGHT_SANDBOX*`,
+   * `TOOLWRIGHT_BWRAP` and `TOOLWRIGHT_ENV_ALLOW` variables, else the defaults.
+   */
+  readonly sandbox?: SandboxOptions | undefined
   /** MCP servers whose tools this session offers (behind `tool_search`), and the workspace pool to share. */
   readonly mcp?: McpSessionOptions | undefined
 }
@@ -75,6 +83,8 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
     const outputLimits = options.outputLimits ?? (yield* loadOutputLimits().pipe(
       Effect.mapError((e) => new SessionInitError({ message: e.message }))
     ))
+    const sandbox = resolveSandboxSettings(options.sandbox ?? {})
+    if ("problem" in sandbox) return yield* new SessionInitError({ message: sandbox.problem })
     const session = Session.of({ id: yield* Effect.sync(newSessionId), startedAt: Date.now() })
     // The output dir lives in the state dir, which the workspace computes; it must exist before the
     // workspace admits it as a readable directory.
@@ -136,6 +146,7 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
     return Layer.mergeAll(scheduler, mcpTools.pipe(Layer.provideMerge(gateway))).pipe(
       Layer.provideMerge(middle),
       // shell services (process host, background shells) need the session and its output store
-      Layer.provideMerge(ShellLayer.layer.pipe(Layer.provideMerge(base)))
+      Layer.provideMerge(ShellLayer.layer.pipe(Layer.provideMerge(base))),
+      Layer.provide(Layer.succeed(SandboxConfig, sandbox))
     )
   }))

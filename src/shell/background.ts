@@ -23,7 +23,7 @@ import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { OutputStore } from "../output/store.js"
-import { SendMessageNotFound, SendMessageNotRunning, TaskStopNotFound, TaskStopNotRunning } from "../tool/errors.js"
+import { type SandboxUnavailable, SendMessageNotFound, SendMessageNotRunning, TaskStopNotFound, TaskStopNotRunning } from "../tool/errors.js"
 import { ProcessHost, type StartedProcess } from "./host.js"
 import {
   type BackgroundStatus,
@@ -107,12 +107,20 @@ export const writeStatusFile = (shell: BackgroundShell): Effect.Effect<void> =>
     }
   })
 
+/** A background command to start. @category models */
+export interface BackgroundRequest {
+  readonly command: string
+  readonly cwd: string
+  /** Run it outside the sandbox (a person approved it). */
+  readonly unsandboxed?: boolean | undefined
+}
+
 /** Types of {@link BackgroundShells}. @category models */
 export declare namespace BackgroundShells {
   /** The service shape. */
   export interface Service {
     /** Starts a command in the background. */
-    readonly start: (request: { readonly command: string; readonly cwd: string }) => Effect.Effect<BackgroundShell>
+    readonly start: (request: BackgroundRequest) => Effect.Effect<BackgroundShell, SandboxUnavailable>
     readonly get: (id: string) => Effect.Effect<Option.Option<BackgroundShell>>
     /** Every retained shell, oldest first. */
     readonly list: Effect.Effect<ReadonlyArray<BackgroundShell>>
@@ -243,7 +251,7 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
     yield* Deferred.succeed(rt.settled, shell)
   })
 
-  const start = Effect.fn("BackgroundShells.start")(function*(request: { readonly command: string; readonly cwd: string }) {
+  const start = Effect.fn("BackgroundShells.start")(function*(request: BackgroundRequest) {
     const id = newBackgroundId()
     yield* Effect.sync(() => fs.mkdirSync(dir, { recursive: true, mode: 0o700 }))
     const outputPath = path.join(dir, `shell-${id}.output`)
@@ -266,7 +274,12 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
       }
       writeOut(rt, decoder.push(chunk) + decoder.flushPending())
     }
-    const proc = yield* host.start({ command: request.command, cwd: request.cwd, onData })
+    const proc = yield* host.start({ command: request.command, cwd: request.cwd, onData, unsandboxed: request.unsandboxed }).pipe(
+      Effect.tapError(() => Effect.sync(() => {
+        if (fd !== undefined) fs.closeSync(fd)
+        fs.rmSync(outputPath, { force: true })
+      }))
+    )
     rt = { proc, settled, cancelRequested: false, fd, written: 0, capped: false, decoder }
     for (const chunk of early.splice(0)) onData(chunk)
     runtimes.set(id, rt)

@@ -13,6 +13,7 @@ import { OutputStore } from "../output/store.js"
 import { ExecutionTimeout, ShellExecuteError } from "../tool/errors.js"
 import { type Display, textResult, type ToolResult } from "../tool/result.js"
 import type { LiveOutput } from "../tool/tool.js"
+import { sandboxBlocks, sandboxBlockedText } from "../process/sandboxBlocked.js"
 import { isShellExitError } from "./commands.js"
 import { SHELL_MAX_OUTPUT_CHARS, SHELL_PREVIEW_CHARS } from "./config.js"
 import type { Backend } from "./spawn.js"
@@ -57,6 +58,8 @@ export interface ForegroundRequest {
   readonly directoryParam: string | undefined
   readonly timeoutMs: number
   readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+  /** Run outside the sandbox (a person approved it). */
+  readonly unsandboxed?: boolean | undefined
 }
 
 const selfTruncate = (text: string) =>
@@ -75,7 +78,8 @@ export const runForeground = Effect.fnUntraced(function*(request: ForegroundRequ
     cwd: request.cwd,
     timeoutMs: request.timeoutMs,
     spillDir: store.dir,
-    onOutput: request.onOutput
+    onOutput: request.onOutput,
+    unsandboxed: request.unsandboxed
   })
   const view = viewOf(result.output)
   const plain = view.kind === "spilled" ? `${view.head}\n…\n${view.tail}` : view.text
@@ -120,12 +124,15 @@ export const runForeground = Effect.fnUntraced(function*(request: ForegroundRequ
       pgid: result.pid
     })
   let text = view.kind === "spilled" ? spilledResultText(view, lines) : lines(plain)
+  const failed = result.error !== undefined || result.signal !== null || isShellExitError(request.command, result.exitCode)
+  const blocked = failed ? sandboxBlockedText(sandboxBlocks(plain, host.sandbox.mode === result.sandbox ? host.sandbox : { ...host.sandbox, mode: result.sandbox }, result.sandboxScope)) : ""
+  if (blocked !== "") text += `\n\n${blocked}`
   if (wantsLongRunHint({ elapsedMs: result.elapsedMs, timeoutMs: request.timeoutMs, timedOut: false, signal: result.signal })) {
     text += `\n\n${longRunHint(result.elapsedMs)}`
   }
   const llm = yield* finalText(text)
 
-  if (result.error !== undefined || result.signal !== null || isShellExitError(request.command, result.exitCode)) {
+  if (failed) {
     return yield* new ShellExecuteError({ message: llm, display: typeof display === "string" ? display : plain || `Command exited with code: ${result.exitCode}` })
   }
   const data: ShellRunData = {

@@ -5,6 +5,11 @@
  * and its whole process tree is killed on timeout or interruption. Background commands always
  * use pipes (stdin stays open for `send_message`).
  *
+ * Every command runs in the session's command sandbox (`process/sandbox.ts`; bubblewrap on Linux)
+ * unless the sandbox is off or a person approved one unsandboxed run, with an environment built by
+ * the environment policy (`process/environment.ts`), and, sandboxed, a private TMPDIR. Unconfined
+ * commands are watched by the orphan guard, so that they die even if the server is SIGKILLed.
+ *
  * Every process carries the session's tag in its environment; when the session's scope closes,
  * every tagged process still alive is killed (on Linux, re-parented daemons included).
  *
@@ -12,6 +17,7 @@
  */
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -20,8 +26,13 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
+import { inheritedEnvironment } from "../process/environment.js"
+import { type OrphanGuard, startOrphanGuard } from "../process/orphanGuard.js"
+import { confine, probeSandbox, SandboxConfig, type SandboxMode, type SandboxScope, type SandboxSettings, sandboxSettingsOrDefault } from "../process/sandbox.js"
 import { Session } from "../session/session.js"
+import { Workspace } from "../session/workspace.js"
+import type { SandboxUnavailable } from "../tool/errors.js"
 import type { LiveOutput } from "../tool/tool.js"
 import { type CaptureLimits, type CapturedOutput, OutputCapture } from "./capture.js"
 import { settingsInEffect, ShellConfig, type ShellSettings } from "./config.js"
@@ -45,6 +56,8 @@ export interface RunRequest {
   readonly spillDir: string
   /** Live output, at most once per `liveIntervalMs` (ANSI for a PTY, plain text otherwise). */
   readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+  /** Run this one command outside the sandbox (a person approved it). */
+  readonly unsandboxed?: boolean | undefined
 }
 
 /** How a foreground command ended. @category models */
@@ -58,6 +71,10 @@ export interface RunResult extends ExitInfo {
   /** The PTY screen as ANSI text (PTY only). */
   readonly ansi?: string | undefined
   readonly elapsedMs: number
+  /** The sandbox the command ran in (`off`: none). */
+  readonly sandbox: SandboxMode
+  /** What the sandbox let it write (to explain what it blocked). */
+  readonly sandboxScope: SandboxScope
 }
 
 /** A background process as the registry holds it. @category models */
@@ -71,6 +88,8 @@ export interface StartRequest {
   readonly command: string
   readonly cwd: string
   readonly onData: (chunk: Buffer) => void
+  /** Run this one command outside the sandbox (a person approved it). */
+  readonly unsandboxed?: boolean | undefined
 }
 
 /** The live message while binary output streams. @category constants */
@@ -94,14 +113,16 @@ export declare namespace ProcessHost {
   /** The service shape. */
   export interface Service {
     readonly settings: ShellSettings
+    /** The sandbox commands run in. */
+    readonly sandbox: SandboxSettings
     /** The session's process tag (every process carries it, suffixed per run). */
     readonly sessionTag: string
     /** Which backend foreground commands get (probed once). */
     readonly backend: Effect.Effect<BackendInfo>
     /** Runs a foreground command to its end, timeout or interruption (which kills its tree). */
-    readonly run: (request: RunRequest) => Effect.Effect<RunResult>
+    readonly run: (request: RunRequest) => Effect.Effect<RunResult, SandboxUnavailable>
     /** Starts a background command on pipes with stdin open. */
-    readonly start: (request: StartRequest) => Effect.Effect<StartedProcess>
+    readonly start: (request: StartRequest) => Effect.Effect<StartedProcess, SandboxUnavailable>
     /** Kills a process tree (group, descendants, tagged processes). */
     readonly kill: (pid: number | undefined, tag: string) => Effect.Effect<void>
   }
@@ -117,6 +138,20 @@ const spillPathIn = (dir: string) => () => {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
   return path.join(dir, `run_shell_command_${randomBytes(8).toString("hex")}.output`)
 }
+
+/**
+ * bubblewrap reports a command killed by signal N as exit code 128+N (as bash's `$?` does); turn
+ * it back into the signal so that a sandboxed kill reads like an unsandboxed one.
+ *
+ * @category constructors
+ */
+export const signalFromSandboxExit = (exit: ExitInfo): ExitInfo => {
+  if (exit.signal !== null || exit.exitCode === null || exit.exitCode <= 128 || exit.exitCode > 128 + 31) return exit
+  const entry = Object.entries(os.constants.signals).find(([, n]) => n === exit.exitCode! - 128)
+  return entry === undefined ? exit : { ...exit, exitCode: null, signal: entry[0] as NodeJS.Signals }
+}
+
+const reportSignals = <P extends Spawned>(proc: P): P => ({ ...proc, exited: Effect.map(proc.exited, signalFromSandboxExit) })
 
 /** Builds the host for the current session. @category constructors */
 export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Scope> = Effect.gen(function*() {
@@ -141,20 +176,51 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     return { backend: "child_process", reason } as const
   })
 
-  const envFor = (tag: string): Record<string, string> => {
-    const env: Record<string, string> = {}
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
-    return {
-      ...env,
-      ...settings.env,
-      TERM: "xterm-256color",
-      PAGER: "cat",
-      GIT_PAGER: "cat",
-      TOOLWRIGHT: "1",
-      TOOLWRIGHT_SESSION_ID: session.id,
-      [PROCESS_TAG_VARIABLE]: tag
+  const sandbox = sandboxSettingsOrDefault(yield* SandboxConfig)
+  const workspace = yield* Effect.serviceOption(Workspace)
+  const sandboxReady = yield* Effect.cached(probeSandbox(sandbox))
+  // The private temp dir of sandboxed commands (their TMPDIR): made on first use, removed with the session.
+  const tmpDir = path.join(os.tmpdir(), `toolwright-tmp-${session.id}`)
+  yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(tmpDir, { recursive: true, force: true })))
+  const ensureTmpDir = Effect.sync(() => fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 }))
+  // Unconfined commands get a guard process that kills them should the server die without cleaning up.
+  const hostScope = yield* Effect.scope
+  const guard = yield* Effect.cached(Scope.provide(startOrphanGuard(`${sessionTag}.`), hostScope))
+  const scopeFor = (cwd: string): SandboxScope => ({
+    writable: Option.match(workspace, {
+      onNone: () => [cwd],
+      onSome: (w) => [...w.roots, w.stateDir, cwd]
+    }),
+    tmpDir,
+    cwd
+  })
+
+  const envFor = (tag: string, confined: boolean): Record<string, string> => ({
+    ...inheritedEnvironment(process.env, { allow: sandbox.envAllow }),
+    ...settings.env,
+    ...(confined ? { TMPDIR: tmpDir } : {}),
+    TERM: "xterm-256color",
+    PAGER: "cat",
+    GIT_PAGER: "cat",
+    TOOLWRIGHT: "1",
+    TOOLWRIGHT_SESSION_ID: session.id,
+    [PROCESS_TAG_VARIABLE]: tag
+  })
+
+  /** How one command is launched: confined (after the sandbox's one-time check), or watched by the guard. */
+  const launch = Effect.fnUntraced(function*(command: string, cwd: string, unsandboxed: boolean | undefined) {
+    const mode: SandboxMode = unsandboxed === true ? "off" : sandbox.mode
+    const scope = scopeFor(cwd)
+    // bash reads ~/.bashrc for `-c` when its stdin is a socket (a background shell's stdin pipe): --norc keeps every run alike.
+    const shell = { file: settings.shell, args: [...(path.basename(settings.shell) === "bash" ? ["--norc"] : []), "-c", command] }
+    if (mode === "off") {
+      const g: OrphanGuard = yield* guard
+      return { mode, scope, launcher: shell, guard: g, confined: false }
     }
-  }
+    yield* sandboxReady
+    yield* ensureTmpDir
+    return { mode, scope, launcher: confine(sandbox, scope, shell), guard: undefined, confined: true }
+  })
 
   const nextTag = Ref.modify(runs, (n): [string, number] => [`${sessionTag}.${n + 1}`, n + 1])
 
@@ -169,6 +235,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   }
 
   const run = Effect.fn("ProcessHost.run")(function*(request: RunRequest) {
+    const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
     const tag = yield* nextTag
     const info = yield* backend
     const capture = new OutputCapture(limits, spillPathIn(request.spillDir))
@@ -183,7 +250,8 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       shell: settings.shell,
       command: request.command,
       cwd: request.cwd,
-      env: envFor(tag),
+      env: envFor(tag, launched.mode !== "off"),
+      launcher: launched.launcher,
       onData,
       cols: settings.screen.cols,
       rows: settings.screen.rows
@@ -201,14 +269,15 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
             if (Option.isSome(pty)) {
               screen = new Screen(settings.screen)
               const spawned = yield* Effect.result(spawnPty(pty.value, spec))
-              if (spawned._tag === "Success") return spawned.success
+              if (spawned._tag === "Success") return launched.confined ? reportSignals(spawned.success) : spawned.success
               screen = undefined
               fallbackReason = spawned.failure.message
               yield* Ref.set(ptyFailure, spawned.failure.message)
             }
           }
-          return yield* spawnPiped(spec)
-        }),
+          const piped = yield* spawnPiped(spec)
+          return launched.confined ? reportSignals(piped) : piped
+        }).pipe(Effect.tap((proc) => Effect.sync(() => launched.guard?.watch(proc.pid)))),
         (proc) =>
           Effect.gen(function*() {
             if (!proc.hasExited()) yield* kill(proc.pid, tag)
@@ -257,22 +326,27 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         timedOut,
         output,
         ...(ansi !== undefined ? { ansi } : {}),
-        elapsedMs: Date.now() - started
+        elapsedMs: Date.now() - started,
+        sandbox: launched.mode,
+        sandboxScope: launched.scope
       } satisfies RunResult
     }))
   })
 
   const start = Effect.fn("ProcessHost.start")(function*(request: StartRequest) {
+    const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
     const tag = yield* nextTag
     const spawned = yield* spawnPiped({
       shell: settings.shell,
       command: request.command,
       cwd: request.cwd,
-      env: envFor(tag),
+      env: envFor(tag, launched.mode !== "off"),
+      launcher: launched.launcher,
       onData: request.onData,
       stdin: "pipe"
     })
-    return { ...spawned, tag } satisfies StartedProcess
+    launched.guard?.watch(spawned.pid)
+    return { ...(launched.confined ? reportSignals(spawned) : spawned), tag } satisfies StartedProcess
   })
 
   // The session's end: every tagged process still alive dies (SIGTERM, grace, SIGKILL). Only
@@ -288,5 +362,5 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     })
   )
 
-  return ProcessHost.of({ settings, sessionTag, backend, run, start, kill })
+  return ProcessHost.of({ settings, sandbox, sessionTag, backend, run, start, kill })
 })

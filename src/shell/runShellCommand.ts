@@ -34,7 +34,7 @@ import { planSedEdit, type SedEditData, type SedEditError } from "./sedEdit.js"
 import { stat } from "../session/fsEffect.js"
 import type { BackgroundShell } from "./background.js"
 import type { ShellRunData } from "./foreground.js"
-import type { ExecutionTimeout, ShellExecuteError } from "../tool/errors.js"
+import type { ExecutionTimeout, SandboxUnavailable, ShellExecuteError } from "../tool/errors.js"
 import type { InvocationSpec } from "../tool/tool.js"
 
 /** The warning shown when a command substitutes commands. @category constants */
@@ -81,16 +81,25 @@ const Params = Schema.Struct({
     Schema.String.annotate({
       description: "Absolute path of an existing directory inside the workspace to run the command in (default: the project root)."
     })
+  ),
+  sandbox: Schema.optionalKey(
+    Schema.Boolean.annotate({
+      description:
+        "false: run this one command outside the command sandbox. Only when a sandboxed run was blocked (\"blocked by the sandbox: …\") and the command really needs that access; a person must approve it every time."
+    })
   )
 })
 
 type Params = typeof Params.Type
 
+/** The warning shown when a command asks to run outside the sandbox. @category constants */
+export const UNSANDBOXED_WARNING = "Runs WITHOUT the command sandbox: it can read credentials, write anywhere and use the network."
+
 /** What a successful call returns to programs: a foreground run, a started background shell, or a sed edit. @category models */
 export type ShellData = ShellRunData | ({ readonly kind: "background" } & BackgroundShell) | SedEditData
 
 /** Every error a call can fail with once built. @category errors */
-export type ShellError = ExecutionTimeout | ShellExecuteError | SedEditError
+export type ShellError = ExecutionTimeout | ShellExecuteError | SandboxUnavailable | SedEditError
 
 /** The checks that need no I/O, in the reference's order (§9.2 steps 1–6a). @category validation */
 export const validateShellParams = (p: Params): string | undefined => {
@@ -172,24 +181,32 @@ export const makeRunShellCommand = Effect.gen(function*() {
         const description = describeShellCall(p)
         const substitution = hasCommandSubstitution(p.command)
         const readOnly = !substitution && isReadOnlyCommand(p.command)
-        const sed = isBackground ? undefined : yield* planSedEdit({ command: p.command, cwd, description, workspace, cache })
+        // In a read-only sandbox a `sed -i` is not turned into an edit (which the server would write): it runs, confined, and is refused.
+        const sed = isBackground || host.sandbox.mode === "read-only" ? undefined : yield* planSedEdit({ command: p.command, cwd, description, workspace, cache })
         if (sed) return sed as InvocationSpec<ShellData, ShellError>
         const roots = rootsNeedingApproval(p.command)
+        // An unsandboxed run is put to a person every time, whatever the mode or rules (plan mode refuses it).
+        const unsandboxed = p.sandbox === false && host.sandbox.mode !== "off"
+        const warnings = [
+          ...(substitution ? [SUBSTITUTION_WARNING] : []),
+          ...(unsandboxed ? [UNSANDBOXED_WARNING] : [])
+        ]
         const spec: InvocationSpec<ShellData, ShellError> = {
           description,
-          defaultPermission: Effect.succeed(readOnly ? "allow" as const : "ask" as const),
+          defaultPermission: Effect.succeed(readOnly && !unsandboxed ? "allow" as const : "ask" as const),
+          ...(unsandboxed ? { requiresPersonApproval: true } : {}),
           confirmation: Effect.succeed({
             type: "exec" as const,
             title: "Confirm Shell Command",
-            ...(substitution ? { warnings: [SUBSTITUTION_WARNING] } : {}),
+            ...(warnings.length > 0 ? { warnings } : {}),
             command: p.command,
             rootCommand: (roots.length > 0 ? roots : getCommandRoots(p.command)).join(", ")
           }),
-          concurrencySafe: readOnly && !isBackground,
+          concurrencySafe: readOnly && !isBackground && !unsandboxed,
           ruleSubjects: permissionSubjects(p.command),
           execute: ({ onOutput }) => {
             if (isBackground) {
-              return background.start({ command: stripTrailingAmpersand(p.command), cwd }).pipe(
+              return background.start({ command: stripTrailingAmpersand(p.command), cwd, unsandboxed }).pipe(
                 Effect.map((shell) =>
                   textResult(launchMessage(shell), {
                     display: `Background shell ${shell.id} started${shell.pid !== undefined ? ` (pid ${shell.pid})` : ""}.`,
@@ -203,7 +220,8 @@ export const makeRunShellCommand = Effect.gen(function*() {
               cwd,
               directoryParam: p.directory,
               timeoutMs: p.timeout ?? host.settings.defaultTimeoutMs,
-              onOutput
+              onOutput,
+              unsandboxed
             }).pipe(services, withStore)
           }
         }

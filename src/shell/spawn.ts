@@ -35,6 +35,8 @@ export interface SpawnSpec {
   readonly command: string
   readonly cwd: string
   readonly env: Readonly<Record<string, string>>
+  /** What to execute instead of `shell -c command` (the sandbox's launcher wrapping it). */
+  readonly launcher?: { readonly file: string; readonly args: ReadonlyArray<string> } | undefined
   /** Receives every output chunk (stdout and stderr interleaved; the PTY's single stream). */
   readonly onData: (chunk: Buffer) => void
   /** Pipes only: keep stdin open for writes (background shells). */
@@ -154,7 +156,7 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
     let exited = false
     const term = yield* Effect.try({
       try: () =>
-        pty.spawn(spec.shell, ["-c", spec.command], {
+        pty.spawn(spec.launcher?.file ?? spec.shell, spec.launcher ? [...spec.launcher.args] : ["-c", spec.command], {
           name: "xterm-256color",
           cols: spec.cols ?? 120,
           rows: spec.rows ?? 30,
@@ -253,7 +255,7 @@ export const spawnPiped = (spec: SpawnSpec): Effect.Effect<Spawned> =>
       exited = true
       Deferred.doneUnsafe(done, Effect.succeed(info))
     }
-    const child = spawnChild(spec.shell, ["-c", spec.command], {
+    const child = spawnChild(spec.launcher?.file ?? spec.shell, spec.launcher ? [...spec.launcher.args] : ["-c", spec.command], {
       cwd: spec.cwd,
       env: spec.env,
       detached: true,

@@ -231,6 +231,12 @@ export class ShellExecuteError extends Schema.TaggedError<ShellExecuteError>()("
   readonly code = "shell_execute_error" as const
 }
 
+/** `sandbox_unavailable`: The command sandbox cannot start here (no bubblewrap, no user namespaces); nothing ran. @category errors */
+export class SandboxUnavailable extends Schema.TaggedError<SandboxUnavailable>()("SandboxUnavailable", fields) {
+  static readonly code = "sandbox_unavailable" as const
+  readonly code = "sandbox_unavailable" as const
+}
+
 /** `output_truncated`: The model's output was cut, so the call's content is incomplete. @category errors */
 export class OutputTruncated extends Schema.TaggedError<OutputTruncated>()("OutputTruncated", fields) {
   static readonly code = "output_truncated" as const
@@ -311,6 +317,7 @@ export const TOOL_ERROR_CLASSES = [
   PathIsNotADirectory,
   McpToolError,
   ShellExecuteError,
+  SandboxUnavailable,
   OutputTruncated,
   TaskStopNotFound,
   TaskStopNotRunning,
@@ -358,6 +365,7 @@ export type ToolError =
   | PathIsNotADirectory
   | McpToolError
   | ShellExecuteError
+  | SandboxUnavailable
   | OutputTruncated
   | TaskStopNotFound
   | TaskStopNotRunning

@@ -111,6 +111,13 @@ export interface InvocationSpec<A, E> {
    * A `deny` still refuses it. Default false.
    */
   readonly requiresUserInteraction?: boolean | undefined
+  /**
+   * The call must be approved by a person each time (a command run outside the sandbox): the
+   * approver is asked in every mode (`yolo`, `auto-edit` and allow rules included), an earlier
+   * "always" does not cover it and is not recorded, and a decline cancels it. Deny rules and plan
+   * mode still refuse it. Default false.
+   */
+  readonly requiresPersonApproval?: boolean | undefined
   /** Interruption is cancellation. */
   readonly execute: (context: ExecuteContext) => Effect.Effect<ToolResult<A>, E>
 }
@@ -181,6 +188,11 @@ export class Invocation<P = unknown, A = unknown, E = unknown> {
   /** Whether the call must be put to a person whatever the policy says (its answer is the point). */
   get requiresUserInteraction(): boolean {
     return this.#spec.requiresUserInteraction ?? false
+  }
+
+  /** See {@link InvocationSpec.requiresPersonApproval}. */
+  get requiresPersonApproval(): boolean {
+    return this.#spec.requiresPersonApproval ?? false
   }
   /** Runs the call. */
   execute(context: ExecuteContext = {}): Effect.Effect<ToolResult<A>, E> {

@@ -6,7 +6,7 @@ import { ToolRegistry } from "../../src/registry/registry.js"
 import { BackgroundShells, statusFilePathFor } from "../../src/shell/background.js"
 import { readFileTail, taskNotification, utf8Tail } from "../../src/shell/notification.js"
 import type { CallSuccess } from "../../src/tool/outcome.js"
-import { call, codeOf, eventually, readPids, survivors, textOf, TREE_PIDS, TREE_SCRIPT, withSession } from "./helpers.js"
+import { call, codeOf, eventually, readPids, survivors, textOf, TREE_PIDS, TREE_SCRIPT, UNSANDBOXED, withSession } from "./helpers.js"
 
 const startBackground = (command: string) =>
   Effect.gen(function*() {
@@ -73,7 +73,7 @@ describe("background shells", () => {
       })))
 
   it.live("task_stop kills the whole tree and reports; stopping again or an unknown id are errors", () =>
-    withSession({}, (s) =>
+    withSession({ sandbox: UNSANDBOXED }, (s) =>
       Effect.gen(function*() {
         fs.writeFileSync(path.join(s.root, "tree.sh"), TREE_SCRIPT)
         const pidFile = path.join(s.root, "pids")
@@ -122,7 +122,13 @@ describe("background shells", () => {
         const unknown = yield* call("send_message", { task_id: "bg_deadbeef", message: "x" })
         assert.strictEqual(codeOf(unknown), "send_message_not_found")
         assert.strictEqual(textOf(unknown), "Error: No background task found with ID \"bg_deadbeef\".")
+      })), 20_000)
 
+  // Unsandboxed: in the sandbox, bubblewrap's own processes hold the stdin pipe too, so a command
+  // that closes its stdin still "accepts" messages (they wait in the pipe until the sandbox ends).
+  it.live("send_message to a command that closed its stdin is refused", () =>
+    withSession({ sandbox: UNSANDBOXED }, () =>
+      Effect.gen(function*() {
         const closed = yield* startBackground("exec 0<&-; sleep 5")
         yield* Effect.sleep("200 millis")
         const refused = yield* call("send_message", { task_id: closed.id, message: "x" })
@@ -181,7 +187,7 @@ describe("background shells", () => {
     Effect.gen(function*() {
       let pids: Array<number> = []
       let statusPath = ""
-      yield* withSession({}, (s) =>
+      yield* withSession({ sandbox: UNSANDBOXED }, (s) =>
         Effect.gen(function*() {
           fs.writeFileSync(path.join(s.root, "tree.sh"), TREE_SCRIPT)
           const pidFile = path.join(s.root, "pids")
@@ -195,10 +201,11 @@ describe("background shells", () => {
     }), 20_000)
 
   // On pipes: under a PTY the job would be hung up when the command's shell exits (see docs/tools-shell.md).
+  // Unsandboxed: in the sandbox the leftover dies with the command itself (its pid namespace ends).
   it.live("a foreground command's leftover background process dies with the session", () =>
     Effect.gen(function*() {
       let pid = 0
-      yield* withSession({ settings: { pty: "off" } }, (s) =>
+      yield* withSession({ settings: { pty: "off" }, sandbox: UNSANDBOXED }, (s) =>
         Effect.gen(function*() {
           const r = yield* call("run_shell_command", { command: `nohup sleep 1000 >/dev/null 2>&1 & echo $! > ${path.join(s.root, "pid")}` })
           assert.strictEqual(codeOf(r), "Success")

@@ -10,6 +10,7 @@ import { Effect, Layer } from "effect"
 import { DEFAULT_SHELL_SETTINGS, ShellConfig, type ShellSettings } from "../../src/shell/config.js"
 import { ProcessHost } from "../../src/shell/host.js"
 import { isAlive } from "../../src/process/tree.js"
+import { SandboxConfig, type SandboxOptions } from "../../src/process/sandbox.js"
 import { Session } from "../../src/session/session.js"
 import { makeRecordingApprover, Approver } from "../../src/run/approver.js"
 import type { ApprovalMode, PermissionRule } from "../../src/run/policy.js"
@@ -25,12 +26,20 @@ export const makeDir = (prefix = "tw-shell-") => fs.realpathSync(fs.mkdtempSync(
 /** Settings with overrides. */
 export const settings = (overrides: Partial<ShellSettings> = {}): ShellSettings => ({ ...DEFAULT_SHELL_SETTINGS, ...overrides })
 
-/** A ProcessHost over a fresh session, with the given settings. */
-export const hostLayer = (overrides: Partial<ShellSettings> = {}): Layer.Layer<ProcessHost | Session> =>
+/** A ProcessHost over a fresh session, with the given settings (and sandbox options; default: the sandbox's defaults). */
+export const hostLayer = (overrides: Partial<ShellSettings> = {}, sandbox: SandboxOptions = {}): Layer.Layer<ProcessHost | Session> =>
   ProcessHost.layer.pipe(
     Layer.provideMerge(Session.layer),
-    Layer.provide(Layer.succeed(ShellConfig, settings(overrides)))
+    Layer.provide(Layer.succeed(ShellConfig, settings(overrides))),
+    Layer.provide(Layer.succeed(SandboxConfig, sandbox))
   )
+
+/**
+ * The sandbox off: for tests that read process ids a command wrote itself (`echo $$`); inside the
+ * sandbox's pid namespace those are not the host's ids (test/security/sandbox.test.ts checks the
+ * sandboxed process trees from the host).
+ */
+export const UNSANDBOXED: SandboxOptions = { mode: "off" }
 
 /** Polls until `check` holds (max `ms`). */
 export const eventually = (check: () => boolean, ms = 10_000) =>
@@ -98,6 +107,7 @@ export const shellSession = (options: {
   readonly root?: string
   /** Runs when the approver is asked, before it answers. */
   readonly onAsk?: () => void
+  readonly sandbox?: SandboxOptions
 } = {}) =>
   Effect.gen(function*() {
     const root = options.root ?? makeDir("tw-root-")
@@ -109,7 +119,8 @@ export const shellSession = (options: {
       stateDir,
       tools: shellFactories,
       ...(options.mode ? { mode: options.mode } : {}),
-      ...(options.rules ? { rules: options.rules } : {})
+      ...(options.rules ? { rules: options.rules } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {})
     }).pipe(
       Layer.provide(Layer.succeed(Approver, Approver.of({
         confirm: (request) => Effect.andThen(Effect.sync(() => options.onAsk?.()), recording.approver.confirm(request))

@@ -6,7 +6,7 @@ import { ProcessHost } from "../../src/shell/host.js"
 import type { LiveOutput } from "../../src/tool/tool.js"
 import { DEFAULT_SHELL_SETTINGS, settingsInEffect } from "../../src/shell/config.js"
 import { Session } from "../../src/session/session.js"
-import { hostLayer, makeDir, ptyLoads, readPids, settings, survivors, TREE_PIDS, TREE_SCRIPT } from "./helpers.js"
+import { hostLayer, makeDir, UNSANDBOXED, ptyLoads, readPids, settings, survivors, TREE_PIDS, TREE_SCRIPT } from "./helpers.js"
 
 const run = (command: string, extra: { timeoutMs?: number; onOutput?: (c: LiveOutput) => Effect.Effect<void>; cwd?: string } = {}) =>
   Effect.gen(function*() {
@@ -117,7 +117,7 @@ describe("ProcessHost: child-process fallback (forced)", () => {
       const result = yield* Fiber.join(fiber)
       assert.isTrue(result.timedOut)
       assert.deepStrictEqual(survivors(pids), [])
-    }).pipe(Effect.provide(layer)), 20_000)
+    }).pipe(Effect.provide(hostLayer({ pty: "off" }, UNSANDBOXED))), 20_000)
 })
 
 describe("process-tree kill on interruption: zero survivors", () => {
@@ -132,7 +132,7 @@ describe("process-tree kill on interruption: zero survivors", () => {
         assert.strictEqual(survivors(pids).length, TREE_PIDS)
         yield* Fiber.interrupt(fiber)
         assert.deepStrictEqual(survivors(pids), [])
-      }).pipe(Effect.provide(hostLayer({ pty }))), 20_000)
+      }).pipe(Effect.provide(hostLayer({ pty }, UNSANDBOXED))), 20_000)
   }
 })
 

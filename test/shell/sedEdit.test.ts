@@ -11,7 +11,8 @@ const fakeSed = () => {
   const bin = makeDir("tw-bin-")
   const marker = path.join(bin, "sed-ran")
   fs.writeFileSync(path.join(bin, "sed"), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 })
-  return { env: { PATH: `${bin}:${process.env["PATH"]}` }, ran: () => fs.existsSync(marker) }
+  // The marker is written from inside the sandbox: its directory must be writable there.
+  return { env: { PATH: `${bin}:${process.env["PATH"]}` }, ran: () => fs.existsSync(marker), sandbox: { writable: [bin] } }
 }
 
 const markRead = (file: string) =>
@@ -23,7 +24,7 @@ const markRead = (file: string) =>
 describe("sed -i as a simulated edit", () => {
   it.live("previews a diff titled Confirm Sed Edit, writes atomically without running sed, and counts as a read", () => {
     const sed = fakeSed()
-    return withSession({ mode: "default", settings: { env: sed.env } }, (s) =>
+    return withSession({ mode: "default", settings: { env: sed.env }, sandbox: sed.sandbox }, (s) =>
       Effect.gen(function*() {
         const file = path.join(s.root, "a.txt")
         fs.writeFileSync(file, "foo one\nbar\nfoo two\n")
@@ -92,7 +93,7 @@ describe("sed -i as a simulated edit", () => {
 
   it.live("falls back to the real command for a symlink or a file outside the workspace", () => {
     const sed = fakeSed()
-    return withSession({ settings: { env: sed.env } }, (s) =>
+    return withSession({ settings: { env: sed.env }, sandbox: sed.sandbox }, (s) =>
       Effect.gen(function*() {
         fs.writeFileSync(path.join(s.root, "target.txt"), "foo\n")
         fs.symlinkSync(path.join(s.root, "target.txt"), path.join(s.root, "link.txt"))

@@ -21,7 +21,7 @@ describe("the shell tools through `toolwright serve` (built CLI, yolo)", () => {
       const listed = yield* Effect.promise(() => client.listTools())
       const shell = listed.tools.find((t) => t.name === "run_shell_command")
       assert.isDefined(shell)
-      assert.deepStrictEqual(Object.keys((shell!.inputSchema as { properties: object }).properties).sort(), ["command", "description", "directory", "is_background", "timeout"])
+      assert.deepStrictEqual(Object.keys((shell!.inputSchema as { properties: object }).properties).sort(), ["command", "description", "directory", "is_background", "sandbox", "timeout"])
       assert.isUndefined(listed.tools.find((t) => t.name === "task_stop"))
 
       const ok = yield* callTool("run_shell_command", { command: "cat hello.txt && echo done" })

@@ -20,17 +20,25 @@ export const tempDir = (prefix = "tw-") =>
 
 /** Spawns `toolwright serve` with the args and connects a client (closed with the scope). */
 export const connectServe = (args: ReadonlyArray<string>, capabilities: Record<string, unknown> = {}) =>
+  Effect.map(connectServeWith({ args, capabilities }), (s) => s.client)
+
+/** Like {@link connectServe}, with the server's environment (`env` replaces ours when given) and its pid. */
+export const connectServeWith = (options: {
+  readonly args: ReadonlyArray<string>
+  readonly capabilities?: Record<string, unknown>
+  readonly env?: Record<string, string>
+}) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
-      const client = new Client({ name: "toolwright-test", version: "0.0.0" }, { capabilities })
+      const client = new Client({ name: "toolwright-test", version: "0.0.0" }, { capabilities: options.capabilities ?? {} })
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: [cliPath, "serve", ...args],
+        args: [cliPath, "serve", ...options.args],
         stderr: "pipe",
-        env: { ...process.env, NO_COLOR: "1" } as Record<string, string>
+        env: { ...(options.env ?? (process.env as Record<string, string>)), NO_COLOR: "1" }
       })
       await client.connect(transport)
-      return client
+      return { client, pid: transport.pid }
     }),
-    (client) => Effect.promise(() => client.close())
+    ({ client }) => Effect.promise(() => client.close().catch(() => undefined))
   )

@@ -1,0 +1,276 @@
+/**
+ * The command sandbox: what a command started by toolwright may read, write and reach.
+ *
+ * - `workspace-write` (default): the whole file system is readable, but only the workspace roots,
+ *   the state dir, directories added with `writable` and a private temp dir (`TMPDIR`) are
+ *   writable; credential paths (`~/.ssh`, `~/.aws`, … the `denyRead` list) are not even readable.
+ * - `read-only`: nothing is writable but the private temp dir; credential paths are hidden too.
+ * - `off`: no confinement (the environment policy still applies).
+ *
+ * The network is off (only the sandbox's own loopback) unless `network` is on.
+ *
+ * On Linux the sandbox is bubblewrap (`bwrap`): a mount namespace (`/` bound read-only, the
+ * writable directories bound over it, credential paths covered by an empty tmpfs or `/dev/null`),
+ * fresh user, pid, ipc, uts, cgroup and (unless the network is on) net namespaces, no
+ * capabilities, and `--die-with-parent`, so that every process of a command dies with the server,
+ * even on SIGKILL. Landlock would need a native helper from Node; bwrap is one exec away and
+ * costs a few milliseconds (see docs/security.md). On macOS the same settings become a
+ * `sandbox-exec` profile (typed, documented, untested here).
+ *
+ * When the sandbox cannot start (bwrap missing, user namespaces disabled), commands fail with
+ * `sandbox_unavailable`; there is never a silent fallback to no sandbox.
+ *
+ * @since 0.1.0
+ */
+import { execFile } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import { SandboxUnavailable } from "../tool/errors.js"
+import { splitList } from "./environment.js"
+
+/** How commands are confined. @category models */
+export type SandboxMode = "read-only" | "workspace-write" | "off"
+
+/** Every mode, strictest first. @category constants */
+export const SANDBOX_MODES: ReadonlyArray<SandboxMode> = ["read-only", "workspace-write", "off"]
+
+/** Credential paths hidden from commands in every sandboxed mode (`~` is the home directory). @category constants */
+export const DEFAULT_DENY_READ: ReadonlyArray<string> = [
+  "~/.ssh",
+  "~/.aws",
+  "~/.azure",
+  "~/.config/gcloud",
+  "~/.config/gh",
+  "~/.gnupg",
+  "~/.docker/config.json",
+  "~/.netrc",
+  "~/.kube",
+  "~/.npmrc",
+  "~/.pypirc",
+  "~/.git-credentials",
+  "~/.password-store",
+  "~/.terraform.d/credentials.tfrc.json"
+]
+
+/** The sandbox as a session is configured with it (every field optional). @category models */
+export interface SandboxOptions {
+  /** Default `workspace-write` (env `TOOLWRIGHT_SANDBOX`). */
+  readonly mode?: SandboxMode | undefined
+  /** Network access from inside the sandbox. Default off (env `TOOLWRIGHT_SANDBOX_NETWORK`). */
+  readonly network?: boolean | undefined
+  /** More writable directories (env `TOOLWRIGHT_SANDBOX_WRITABLE`, path-delimited). */
+  readonly writable?: ReadonlyArray<string> | undefined
+  /** Paths hidden from commands; replaces {@link DEFAULT_DENY_READ} when given. */
+  readonly denyRead?: ReadonlyArray<string> | undefined
+  /** The bubblewrap binary (env `TOOLWRIGHT_BWRAP`, default `bwrap` on the PATH). */
+  readonly bwrapPath?: string | undefined
+  /** Variable names (or `PREFIX*`) commands inherit besides the default allow-list (env `TOOLWRIGHT_ENV_ALLOW`). */
+  readonly envAllow?: ReadonlyArray<string> | undefined
+}
+
+/** The sandbox in effect: every field decided. @category models */
+export interface SandboxSettings {
+  readonly mode: SandboxMode
+  readonly network: boolean
+  readonly writable: ReadonlyArray<string>
+  readonly denyRead: ReadonlyArray<string>
+  readonly bwrapPath: string
+  readonly envAllow: ReadonlyArray<string>
+}
+
+/**
+ * The session's sandbox options. Sessions built with `SessionLayer.layer` provide the resolved
+ * `sandbox` option; elsewhere the environment decides when the host is built.
+ *
+ * @category references
+ */
+export const SandboxConfig = Context.Reference<SandboxOptions>("toolwright/process/SandboxConfig", {
+  defaultValue: () => ({})
+})
+
+const parseBoolean = (value: string): boolean | undefined =>
+  /^(1|on|true|yes)$/i.test(value) ? true : /^(0|off|false|no)$/i.test(value) ? false : undefined
+
+/**
+ * Decides every setting: explicit options win, then the `TOOLWRIGHT_SANDBOX*` / `TOOLWRIGHT_BWRAP`
+ * / `TOOLWRIGHT_ENV_ALLOW` variables, then the defaults. Returns a message naming the first
+ * unusable value instead.
+ *
+ * @category constructors
+ */
+export const resolveSandboxSettings = (
+  options: SandboxOptions = {},
+  env: Readonly<Record<string, string | undefined>> = process.env
+): SandboxSettings | { readonly problem: string } => {
+  const read = (name: string) => {
+    const v = env[name]?.trim()
+    return v === undefined || v === "" ? undefined : v
+  }
+  const modeText = read("TOOLWRIGHT_SANDBOX")
+  if (options.mode === undefined && modeText !== undefined && !SANDBOX_MODES.includes(modeText as SandboxMode)) {
+    return { problem: `TOOLWRIGHT_SANDBOX must be one of ${SANDBOX_MODES.join(", ")}, got "${modeText}".` }
+  }
+  const networkText = read("TOOLWRIGHT_SANDBOX_NETWORK")
+  const network = networkText === undefined ? undefined : parseBoolean(networkText)
+  if (options.network === undefined && networkText !== undefined && network === undefined) {
+    return { problem: `TOOLWRIGHT_SANDBOX_NETWORK must be on or off, got "${networkText}".` }
+  }
+  const writableText = read("TOOLWRIGHT_SANDBOX_WRITABLE")
+  return {
+    mode: options.mode ?? (modeText as SandboxMode | undefined) ?? "workspace-write",
+    network: options.network ?? network ?? false,
+    writable: options.writable ?? (writableText === undefined ? [] : writableText.split(path.delimiter).filter((p) => p !== "")),
+    denyRead: options.denyRead ?? DEFAULT_DENY_READ,
+    bwrapPath: options.bwrapPath ?? read("TOOLWRIGHT_BWRAP") ?? "bwrap",
+    envAllow: options.envAllow ?? splitList(read("TOOLWRIGHT_ENV_ALLOW"))
+  }
+}
+
+/** The settings a host uses when the environment holds an unusable value: that value is ignored. @category constructors */
+export const sandboxSettingsOrDefault = (options: SandboxOptions = {}, env: Readonly<Record<string, string | undefined>> = process.env): SandboxSettings => {
+  const resolved = resolveSandboxSettings(options, env)
+  return "problem" in resolved ? (resolveSandboxSettings(options, {}) as SandboxSettings) : resolved
+}
+
+/** `~/x` → the home directory's `x`. @category paths */
+export const expandHome = (p: string, home: string = os.homedir()): string =>
+  p === "~" ? home : p.startsWith("~/") ? path.join(home, p.slice(2)) : p
+
+/** What one confined process may write, besides the settings' own `writable`. @category models */
+export interface SandboxScope {
+  /** Writable in `workspace-write` (workspace roots, state dir, the command's directory). */
+  readonly writable: ReadonlyArray<string>
+  /** The private temp dir (writable in every sandboxed mode; the command's `TMPDIR`). */
+  readonly tmpDir: string
+  readonly cwd: string
+}
+
+/** A program and its arguments. @category models */
+export interface CommandLine {
+  readonly file: string
+  readonly args: ReadonlyArray<string>
+}
+
+const realPathOrUndefined = (p: string): string | undefined => {
+  try {
+    return fs.realpathSync(p)
+  } catch {
+    return undefined
+  }
+}
+
+/** The directories a confined process may write, real paths, deduplicated, parents before children. @category paths */
+export const writableDirs = (settings: SandboxSettings, scope: SandboxScope): Array<string> => {
+  const wanted = settings.mode === "workspace-write" ? [...scope.writable, ...settings.writable.map((p) => expandHome(p)), scope.tmpDir] : [scope.tmpDir]
+  const real = new Set<string>()
+  for (const p of wanted) {
+    const r = realPathOrUndefined(p)
+    if (r !== undefined && r !== "/") real.add(r)
+  }
+  return [...real].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b))
+}
+
+/** The deny list with `~` expanded; real paths where they exist. @category paths */
+export const deniedPaths = (settings: SandboxSettings): Array<{ readonly path: string; readonly directory: boolean }> => {
+  const out: Array<{ path: string; directory: boolean }> = []
+  const seen = new Set<string>()
+  for (const raw of settings.denyRead) {
+    const p = realPathOrUndefined(expandHome(raw))
+    if (p === undefined || seen.has(p)) continue
+    seen.add(p)
+    try {
+      out.push({ path: p, directory: fs.statSync(p).isDirectory() })
+    } catch {
+      // vanished meanwhile: nothing to hide
+    }
+  }
+  return out
+}
+
+/** The bubblewrap arguments that confine `command` (Linux). @category constructors */
+export const bwrapArgs = (settings: SandboxSettings, scope: SandboxScope, command: CommandLine): Array<string> => {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc", "--unshare-all"]
+  if (settings.network) args.push("--share-net")
+  args.push("--die-with-parent", "--cap-drop", "ALL")
+  for (const dir of writableDirs(settings, scope)) args.push("--bind", dir, dir)
+  // Last, so that a credential path inside a writable directory stays hidden.
+  for (const denied of deniedPaths(settings)) {
+    if (denied.directory) args.push("--tmpfs", denied.path, "--remount-ro", denied.path)
+    else args.push("--ro-bind", "/dev/null", denied.path)
+  }
+  args.push("--chdir", scope.cwd, "--", command.file, ...command.args)
+  return args
+}
+
+const sbplString = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, "\\\"")}"`
+
+/** The `sandbox-exec` profile of the same settings (macOS; untested here). @category constructors */
+export const seatbeltProfile = (settings: SandboxSettings, scope: SandboxScope): string => {
+  const lines = ["(version 1)", "(allow default)", "(deny file-write*)"]
+  const writable = [...writableDirs(settings, scope).map((d) => `(subpath ${sbplString(d)})`), "(literal \"/dev/null\")", "(literal \"/dev/tty\")", "(subpath \"/dev/fd\")"]
+  lines.push(`(allow file-write* ${writable.join(" ")})`)
+  for (const denied of deniedPaths(settings)) {
+    lines.push(`(deny file-read* file-write* (${denied.directory ? "subpath" : "literal"} ${sbplString(denied.path)}))`)
+  }
+  if (!settings.network) lines.push("(deny network*)", "(allow network* (remote unix-socket))")
+  return lines.join("\n")
+}
+
+/** The path of `sandbox-exec` on macOS. @category constants */
+export const SANDBOX_EXEC = "/usr/bin/sandbox-exec"
+
+/**
+ * The command line that runs `command` confined by `settings` (unchanged when the mode is `off`).
+ *
+ * @category constructors
+ */
+export const confine = (settings: SandboxSettings, scope: SandboxScope, command: CommandLine, platform: NodeJS.Platform = process.platform): CommandLine => {
+  if (settings.mode === "off") return command
+  if (platform === "darwin") return { file: SANDBOX_EXEC, args: ["-p", seatbeltProfile(settings, scope), command.file, ...command.args] }
+  return { file: settings.bwrapPath, args: bwrapArgs(settings, scope, command) }
+}
+
+const OFF_HINT = "To run commands without the sandbox, start toolwright with `--sandbox off` (or TOOLWRIGHT_SANDBOX=off, or the session option sandbox: { mode: \"off\" })."
+
+const run = (file: string, args: ReadonlyArray<string>) =>
+  Effect.callback<{ readonly error: string | undefined; readonly stderr: string }>((resume) => {
+    execFile(file, [...args], { timeout: 10_000, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" } }, (error, _stdout, stderr) => {
+      resume(Effect.succeed({ error: error ? ((error as NodeJS.ErrnoException).code === "ENOENT" ? "ENOENT" : error.message) : undefined, stderr: String(stderr).trim() }))
+    })
+  })
+
+/**
+ * Checks once that the sandbox can start here: bwrap found and able to create its namespaces
+ * (Linux), `sandbox-exec` present (macOS). Fails with {@link SandboxUnavailable} saying what is
+ * missing and how to choose `--sandbox off`.
+ *
+ * @category checks
+ */
+export const probeSandbox = (settings: SandboxSettings, platform: NodeJS.Platform = process.platform): Effect.Effect<void, SandboxUnavailable> =>
+  Effect.gen(function*() {
+    if (settings.mode === "off") return
+    const fail = (what: string) =>
+      new SandboxUnavailable({
+        message: `The command sandbox (${settings.mode}) cannot start: ${what} Nothing was run. ${OFF_HINT}`,
+        display: `Sandbox unavailable: ${what}`
+      })
+    if (platform === "darwin") {
+      if (!fs.existsSync(SANDBOX_EXEC)) return yield* fail(`${SANDBOX_EXEC} is missing.`)
+      return
+    }
+    if (platform !== "linux") return yield* fail(`there is no sandbox for the platform ${platform} (Linux uses bubblewrap, macOS sandbox-exec).`)
+    const probe = yield* run(settings.bwrapPath, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "--", "true"])
+    if (probe.error === "ENOENT") {
+      return yield* fail(
+        `bubblewrap was not found (looked for "${settings.bwrapPath}"${settings.bwrapPath.includes("/") ? "" : " on the PATH"}). Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or point TOOLWRIGHT_BWRAP at it.`
+      )
+    }
+    if (probe.error !== undefined) {
+      return yield* fail(
+        `bubblewrap ("${settings.bwrapPath}") could not create the sandbox's namespaces: ${probe.stderr || probe.error}. User namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, or an AppArmor rule for bwrap on Ubuntu 24.04).`
+      )
+    }
+  })
