@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import { expand, type Invocation, programName } from "./commands.js"
+import { redirectEffect } from "./redirects.js"
 import type { Redirect, Word } from "./syntax.js"
 
 type ArgsCheck = (args: ReadonlyArray<Word>) => boolean
@@ -190,16 +191,11 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
 /** Wrappers that do not change what the wrapped program may do. */
 const TRANSPARENT_WRAPPERS = new Set(["command", "builtin", "time", "nice", "nohup", "timeout", "stdbuf", "env", "xargs"])
 
-/** True for `/dev/null` targets and descriptor duplication (`2>&1`, `>&2`, `<&0`); input redirections always. */
-const safeRedirect = (r: Redirect): boolean => {
-  if (r.op === "<" || r.op === "<<<" || r.op === "<<" || r.op === "<<-") return true
-  const target = r.target
-  if (!target || target.expands || target.substitutions.length > 0) return false
-  if ((r.op === ">&" || r.op === "<&") && /^([0-9]+|-)$/.test(target.text)) return true
-  return target.text === "/dev/null" && r.op !== "<>"
-}
+/** Input redirections, here-documents, harmless targets (`/dev/null`) and descriptor duplications (`2>&1`). */
+const safeRedirect = (r: Redirect): boolean => redirectEffect(r) !== "write"
 
-const invocationReadOnly = (inv: Invocation): boolean => {
+/** True when the program and its arguments only read (where it reads is checked separately). @category predicates */
+export const invocationReadOnly = (inv: Invocation): boolean => {
   if (!inv.wrappers.every((w) => TRANSPARENT_WRAPPERS.has(w))) return false
   const root = inv.argv[0]!
   if (root.expands || root.substitutions.length > 0) return false
@@ -232,4 +228,80 @@ export const rootsNeedingApproval = (source: string): Array<string> => {
     .filter((inv) => !invocationReadOnly(inv) || !inv.command.redirects.every(safeRedirect))
     .map((inv) => programName(inv.argv[0]!.text))
   return Array.from(new Set(roots))
+}
+
+/** Programs whose operands are not file names (they read no files). */
+const NO_FILE_OPERANDS: ReadonlySet<string> = new Set([
+  "basename", "date", "dirname", "echo", "false", "id", "printenv", "printf", "ps", "pwd", "true", "type", "uname", "where", "which", "whoami"
+])
+
+/** Options naming a file of file names (or `-`, standard input): what they read is not on the line. */
+const NAMES_FROM_FILE = /^--(?:files0-from|files-from)(?:=|$)|^-files0-from$/
+
+/** Options whose next word is a script or pattern, not a file, per program. */
+const SCRIPT_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  sed: new Set(["-e", "--expression", "-l", "--line-length"]),
+  awk: new Set(["-v", "-F", "--assign", "--field-separator"]),
+  grep: new Set(["-e", "--regexp", "-m", "--max-count", "-A", "-B", "-C", "--label"]),
+  rg: new Set(["-e", "--regexp", "-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "-m", "--max-count", "-A", "-B", "-C", "-M", "--max-columns", "-r", "--replace"])
+}
+const SCRIPT_FIRST = new Set(["sed", "awk", "grep", "egrep", "fgrep", "rg", "ripgrep"])
+
+/** What a read-only command reads: words naming files, or `unknown` when they cannot be seen. @category models */
+export type ReadOperand = Word | "unknown"
+
+/**
+ * The words of a read-only invocation that may name files it reads: its operands and the values
+ * of `--option=value`, `-X/abs/path` forms, minus the script or pattern operand of `sed`, `awk`,
+ * `grep`, `rg` and `find`'s expression. `unknown` stands for reads the line does not show:
+ * names taken from standard input (`xargs`, `--files0-from`, `sha256sum -c`). Programs that read
+ * no files (`echo`, `pwd`, …) have none.
+ *
+ * @category parsing
+ */
+export const readOperands = (inv: Invocation): ReadonlyArray<ReadOperand> => {
+  const name = programName(inv.argv[0]!.text)
+  const out: Array<ReadOperand> = inv.wrappers.includes("xargs") ? ["unknown"] : []
+  if (NO_FILE_OPERANDS.has(name)) return out
+  const program = name === "egrep" || name === "fgrep" ? "grep" : name === "ripgrep" ? "rg" : name
+  const scriptOptions = SCRIPT_OPTIONS[program] ?? new Set<string>()
+  const args = inv.argv.slice(1)
+  let scriptGiven = args.some((w) => scriptOptions.has(w.text) && ["-e", "--expression", "--regexp"].includes(w.text))
+    || args.some((w) => /^--(?:expression|regexp)=/.test(w.text) || w.text === "-f" || w.text === "--file")
+  if (args.some((w) => NAMES_FROM_FILE.test(w.text))) out.push("unknown")
+  if (/^(?:md5sum|sha1sum|sha256sum)$/.test(name) && args.some((w) => w.text === "-c" || w.text === "--check" || /^-[a-z]*c/.test(w.text))) out.push("unknown")
+  let operandsOnly = false
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!
+    const t = word.text
+    if (!operandsOnly && t === "--") {
+      operandsOnly = true
+      continue
+    }
+    if (!operandsOnly && t.startsWith("-") && t !== "-") {
+      if (program === "find") {
+        if (t === "-H" || t === "-L" || t === "-P" || /^-O[0-9]$/.test(t)) continue
+        if (t === "-D") {
+          i++
+          continue
+        }
+        break
+      } // the expression: tests and actions, not start points
+      if (scriptOptions.has(t)) {
+        i++
+        continue
+      }
+      const eq = t.indexOf("=")
+      if (eq > 0) out.push({ ...word, text: t.slice(eq + 1) })
+      else if (!t.startsWith("--") && t.length > 3 && /^[/~]|\.\./.test(t.slice(2))) out.push({ ...word, text: t.slice(2) })
+      continue
+    }
+    if (program === "find" && (t === "(" || t === "!")) break
+    if (!scriptGiven && SCRIPT_FIRST.has(name)) {
+      scriptGiven = true // the script or pattern
+      continue
+    }
+    out.push(word)
+  }
+  return out
 }

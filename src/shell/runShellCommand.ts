@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import * as os from "node:os"
 import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -16,18 +17,12 @@ import { FileReadCache } from "../session/readCache.js"
 import { Workspace } from "../session/workspace.js"
 import { defineTool, InvalidToolParams, Kind, textResult } from "../tool/index.js"
 import { BackgroundShells } from "./background.js"
-import {
-  endsWithBareAmpersand,
-  getCommandRoots,
-  permissionSubjects,
-  hasCommandSubstitution,
-  stripTrailingAmpersand
-} from "./commands.js"
+import { accessesOutside, analyzeShellCommand, outsideWarnings } from "./access.js"
+import { endsWithBareAmpersand, getCommandRoots, stripTrailingAmpersand } from "./commands.js"
 import { MAX_TIMEOUT_MS } from "./config.js"
 import { runForeground, SHELL_TOOL_NAME } from "./foreground.js"
 import { ProcessHost } from "./host.js"
 import { launchMessage } from "./notification.js"
-import { isReadOnlyCommand, rootsNeedingApproval } from "./readOnly.js"
 import { detectSelfKillCommand, SELF_KILL_MESSAGE } from "./selfKill.js"
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep.js"
 import { planSedEdit, type SedEditData, type SedEditError } from "./sedEdit.js"
@@ -170,23 +165,27 @@ export const makeRunShellCommand = Effect.gen(function*() {
           if (blocked) return yield* new InvalidToolParams({ message: blockedSleepMessage(blocked) })
         }
         const description = describeShellCall(p)
-        const substitution = hasCommandSubstitution(p.command)
-        const readOnly = !substitution && isReadOnlyCommand(p.command)
         const sed = isBackground ? undefined : yield* planSedEdit({ command: p.command, cwd, description, workspace, cache })
         if (sed) return sed as InvocationSpec<ShellData, ShellError>
-        const roots = rootsNeedingApproval(p.command)
+        // Permission: one parse gives the subjects (redirections included), the read-only proof and
+        // the paths it reads or writes; a read-only command reaching outside the roots asks.
+        const analysis = analyzeShellCommand(p.command, { cwd, root: workspace.primaryRoot, home: os.homedir() })
+        const outside = yield* accessesOutside(analysis.accesses, workspace.isWithin)
+        const readOnly = analysis.readOnly && outside.length === 0
+        const roots = [...new Set([...analysis.rootsNeedingApproval, ...outside.flatMap((a) => a.program ?? [])])]
+        const warnings = [...(analysis.substitution ? [SUBSTITUTION_WARNING] : []), ...outsideWarnings(outside)]
         const spec: InvocationSpec<ShellData, ShellError> = {
           description,
           defaultPermission: Effect.succeed(readOnly ? "allow" as const : "ask" as const),
           confirmation: Effect.succeed({
             type: "exec" as const,
             title: "Confirm Shell Command",
-            ...(substitution ? { warnings: [SUBSTITUTION_WARNING] } : {}),
+            ...(warnings.length > 0 ? { warnings } : {}),
             command: p.command,
             rootCommand: (roots.length > 0 ? roots : getCommandRoots(p.command)).join(", ")
           }),
           concurrencySafe: readOnly && !isBackground,
-          ruleSubjects: permissionSubjects(p.command),
+          ruleSubjects: analysis.subjects,
           execute: ({ onOutput }) => {
             if (isBackground) {
               return background.start({ command: stripTrailingAmpersand(p.command), cwd }).pipe(

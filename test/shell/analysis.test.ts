@@ -10,6 +10,8 @@ import {
   stripTrailingAmpersand
 } from "../../src/shell/commands.js"
 import { isReadOnlyCommand, rootsNeedingApproval, sedScriptReadOnly } from "../../src/shell/readOnly.js"
+import { analyzeShellCommand } from "../../src/shell/access.js"
+import { UNPARSABLE_SUBJECT } from "../../src/shell/commands.js"
 import { detectSelfKillCommand } from "../../src/shell/selfKill.js"
 import { blockedSleepMessage, detectBlockedSleep, detectBlockedSleepPattern } from "../../src/shell/sleep.js"
 import { tryParseCommandLine } from "../../src/shell/commandLine.js"
@@ -194,13 +196,13 @@ describe("command structure", () => {
   })
 })
 
-describe("permissionSubjects", () => {
-  it("splits a command line into its simple commands and substitutions", async () => {
-    const { permissionSubjects, UNPARSABLE_SUBJECT } = await import("../../src/shell/commands.js")
-    assert.deepStrictEqual(permissionSubjects("git status; rm -rf ~"), ["git status", "rm -rf ~"])
-    assert.deepStrictEqual(permissionSubjects("ls | grep x && echo done"), ["ls", "grep x", "echo done"])
-    assert.deepStrictEqual(permissionSubjects("bash -c 'git log | head'"), ["git log", "head"])
-    assert.includeMembers([...permissionSubjects("git log $(rm -rf /)")], ["rm -rf /"])
-    assert.deepStrictEqual(permissionSubjects("echo 'unterminated"), [UNPARSABLE_SUBJECT])
+describe("permission subjects", () => {
+  const subjects = (source: string) => analyzeShellCommand(source, { cwd: "/w", root: "/w", home: "/home/u" }).subjects
+  it("splits a command line into its simple commands and substitutions", () => {
+    assert.deepStrictEqual(subjects("git status; rm -rf ~"), ["git status", "rm -rf ~"])
+    assert.deepStrictEqual(subjects("ls | grep x && echo done"), ["ls", "grep x", "echo done"])
+    assert.deepStrictEqual(subjects("bash -c 'git log | head'"), ["git log", "head"])
+    assert.includeMembers([...subjects("git log $(rm -rf /)")], ["rm -rf /"])
+    assert.deepStrictEqual(subjects("echo 'unterminated"), [UNPARSABLE_SUBJECT])
   })
 })
