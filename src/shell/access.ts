@@ -159,6 +159,8 @@ const walkCommand = (walk: Walk, command: SimpleCommand, cwd: string | undefined
   const wrapperWords = command.words.slice(0, command.words.length - unwrapped.argv.length)
   const here = wrapperWords.some((w) => CHANGES_DIRECTORY.test(w.text)) ? undefined : cwd
   if (invocationReadOnly(unwrapped)) {
+    // A program without operands reads its directory (`cd && ls`, `env -C /etc ls`).
+    if (here !== context.cwd) walk.accesses.push({ mode: "read", path: here, written: here ?? "(unknown directory)", program })
     for (const operand of readOperands(unwrapped)) {
       walk.accesses.push(
         operand === "unknown"

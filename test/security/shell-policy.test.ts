@@ -74,10 +74,11 @@ describe("shell permission through `toolwright serve` (built CLI)", () => {
       const { outside, run } = yield* setup(["--approval", "default"])
       const secret = path.join(outside, "secret")
       fs.writeFileSync(secret, "TOP-SECRET-VALUE\n")
-      for (const command of [`cat ${secret}`, `head -n 1 < ${secret}`, `cd ${outside} && cat secret`, `grep -r SECRET ${outside}`, `echo ${secret} | xargs cat`]) {
+      for (const command of [`cat ${secret}`, `head -n 1 < ${secret}`, `cd ${outside} && cat secret`, `grep -r SECRET ${outside}`, `echo ${secret} | xargs cat`, `ls ~`, "cd && ls -a"]) {
         const result = yield* run(command)
         assert.isTrue(result.isError, `${command} ran without approval`)
         assert.notInclude(textOf(result), "TOP-SECRET-VALUE", command)
+        assert.notMatch(textOf(result), /Exit Code:/, `${command} ran`)
       }
       const inside = yield* run("cat inside.txt")
       assert.isUndefined(inside.isError, textOf(inside))

@@ -156,17 +156,20 @@ describe("what a read-only command reads", () => {
     assert.deepStrictEqual(reads("git --git-dir=/other/.git log"), ["/other/.git", `${ROOT}/log`])
     assert.deepStrictEqual(reads("ls -I/etc/x"), ["/etc/x"])
     assert.deepStrictEqual(reads("echo /etc/passwd; pwd"), [])
-    assert.deepStrictEqual(reads("cd /etc && cat passwd"), ["/etc", "/etc/passwd"])
+    assert.deepStrictEqual(reads("cd /etc && cat passwd"), ["/etc", "/etc", "/etc/passwd"])
+    assert.deepStrictEqual(reads("cd && ls"), [HOME])
+    assert.deepStrictEqual(reads("cd sub && ls"), [`${ROOT}/sub`, `${ROOT}/sub`])
     assert.deepStrictEqual(reads("cat ~/.aws/credentials"), [`${HOME}/.aws/credentials`])
   })
 
   it("counts reads it cannot see as unknown", () => {
     assert.deepStrictEqual(reads("echo /etc/passwd | xargs cat"), [undefined])
-    assert.deepStrictEqual(reads("env -C /etc cat passwd"), [undefined])
+    assert.deepStrictEqual(reads("env -C /etc cat passwd"), [undefined, undefined])
+    assert.deepStrictEqual(reads("env --chdir=/etc ls"), [undefined])
     assert.deepStrictEqual(reads("sort --files0-from=-"), [undefined, `${ROOT}/-`])
     assert.deepStrictEqual(reads("sha256sum -c sums"), [undefined, `${ROOT}/sums`])
     assert.deepStrictEqual(reads("cat \"$F\""), [undefined])
-    assert.deepStrictEqual(reads("cd \"$D\" && cat x"), [undefined, undefined])
+    assert.deepStrictEqual(reads("cd \"$D\" && cat x"), [undefined, undefined, undefined])
   })
 
   it("stays read-only as a program-level proof (the path check is the tool's)", () => {
