@@ -177,13 +177,13 @@ export const makeRunShellCommand = Effect.gen(function*() {
         const spec: InvocationSpec<ShellData, ShellError> = {
           description,
           defaultPermission: Effect.succeed(readOnly ? "allow" as const : "ask" as const),
-          confirmation: Effect.succeed({
+          confirmation: Effect.sync(() => ({
             type: "exec" as const,
             title: "Confirm Shell Command",
             ...(warnings.length > 0 ? { warnings } : {}),
             command: p.command,
             rootCommand: (roots.length > 0 ? roots : getCommandRoots(p.command)).join(", ")
-          }),
+          })),
           concurrencySafe: readOnly && !isBackground,
           ruleSubjects: analysis.subjects,
           execute: ({ onOutput }) => {
