@@ -4,11 +4,16 @@
  * redirections, and the paths a read-only command reads (so one reaching outside the roots asks).
  */
 import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
 import fc from "fast-check"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { analyzeShellCommand, type PathAccess, resolvePathWord } from "../../src/shell/access.js"
 import { scan, type Word } from "../../src/shell/syntax.js"
 import { decide, type ApprovalMode, type PermissionRule } from "../../src/run/policy.js"
 import { Kind } from "../../src/tool/kind.js"
+import type { ExecConfirmation } from "../../src/tool/permission.js"
+import { call, makeDir, textOf, withSession } from "./helpers.js"
 
 const ROOT = "/work/proj"
 const HOME = "/home/dev"
@@ -178,4 +183,30 @@ describe("what a read-only command reads", () => {
     assert.isFalse(analyze("cat $(pwd)").readOnly)
     assert.isTrue(analyze("git status 2>&1 | head").readOnly)
   })
+})
+
+describe("run_shell_command's permission (in a session)", () => {
+  it.live("a read-only command reading outside asks with the paths as warnings; inside it runs unasked", () =>
+    Effect.suspend(() => {
+      const outside = makeDir("tw-outside-")
+      fs.writeFileSync(path.join(outside, "secret"), "SECRET\n")
+      return withSession({ mode: "default", fallback: { _tag: "cancel" } }, (s) =>
+        Effect.gen(function*() {
+          fs.writeFileSync(path.join(s.root, "inside.txt"), "inside\n")
+          const refused = yield* call("run_shell_command", { command: `cat inside.txt ${outside}/secret` })
+          assert.strictEqual(refused._tag, "Cancelled")
+          const [request] = yield* s.requests
+          const details = request!.details as ExecConfirmation
+          assert.deepStrictEqual(details.warnings, [`Reads outside the workspace (or a path not known before it runs): ${outside}/secret.`])
+          assert.strictEqual(details.rootCommand, "cat")
+          const inside = yield* call("run_shell_command", { command: "cat inside.txt" })
+          assert.include(textOf(inside), "inside")
+          const written = yield* call("run_shell_command", { command: `echo x > ${outside}/out` })
+          assert.strictEqual(written._tag, "Cancelled")
+          const requests = yield* s.requests
+          assert.lengthOf(requests, 2)
+          assert.include((requests[1]!.details as ExecConfirmation).warnings ?? [], `Writes outside the workspace (or to a path not known before it runs): ${outside}/out.`)
+          assert.isFalse(fs.existsSync(path.join(outside, "out")))
+        })).pipe(Effect.ensuring(Effect.sync(() => fs.rmSync(outside, { recursive: true, force: true }))))
+    }))
 })
