@@ -10,7 +10,6 @@
  * @since 0.1.0
  */
 import * as nodePath from "node:path"
-import * as Effect from "effect/Effect"
 import { type CommandLine, type SimpleCommand, tryParseCommandLine } from "./commandLine.js"
 import { type Invocation, programName, UNPARSABLE_SUBJECT, unwrap } from "./commands.js"
 import { invocationReadOnly, readOperands } from "./readOnly.js"
@@ -25,6 +24,8 @@ export interface ShellContext {
   readonly root: string
   /** The home directory `~` expands to. */
   readonly home: string
+  /** The `CDPATH` the command inherits: with one, where `cd name` lands is not knowable. */
+  readonly cdPath?: string | undefined
 }
 
 /** One path a command line touches. @category models */
@@ -36,6 +37,8 @@ export interface PathAccess {
   readonly written: string
   /** The program that reads, or undefined for a redirection. */
   readonly program: string | undefined
+  /** For a glob: how many levels below `path` its pattern reaches (links there may lead out). */
+  readonly globDepth?: number | undefined
 }
 
 /** The permission view of a command line. @category models */
@@ -82,6 +85,14 @@ export const resolvePathWord = (word: Word, cwd: string | undefined, home: strin
   }
   if (nodePath.isAbsolute(text)) return nodePath.resolve(text)
   return cwd === undefined ? undefined : nodePath.resolve(cwd, text)
+}
+
+/** How many path levels a glob word reaches below the directory it resolves to (0: not a glob). @category resolution */
+export const globDepth = (word: Word): number => {
+  if (!word.glob) return 0
+  const segments = word.text.split("/").filter((s, i, all) => s !== "" || i === all.length - 1)
+  const first = segments.findIndex((s) => /[*?[]/.test(s))
+  return first < 0 ? 0 : segments.length - first
 }
 
 /** How a path appears in a subject: relative to the root inside it, absolute outside it. */
@@ -165,7 +176,7 @@ const walkCommand = (walk: Walk, command: SimpleCommand, cwd: string | undefined
       walk.accesses.push(
         operand === "unknown"
           ? { mode: "read", path: undefined, written: "(standard input)", program }
-          : { mode: "read", path: resolvePathWord(operand, here, context.home), written: operand.raw, program }
+          : { mode: "read", path: resolvePathWord(operand, here, context.home), written: operand.raw, program, globDepth: globDepth(operand) }
       )
     }
   } else {
@@ -180,11 +191,15 @@ const walkCommand = (walk: Walk, command: SimpleCommand, cwd: string | undefined
 const nextDirectory = (inv: Invocation, command: SimpleCommand, cwd: string | undefined, context: ShellContext): string | undefined => {
   const program = programName(inv.argv[0]!.text)
   if (program !== "cd" && program !== "pushd" && program !== "popd") return cwd
-  if (program === "popd" || !STAYS.has(command.next) || inv.wrappers.length > 0) return undefined
+  // Prefix assignments (`CDPATH=/ cd etc`, `HOME=/ cd`) and wrappers change where it lands.
+  if (program === "popd" || !STAYS.has(command.next) || command.words.length !== inv.argv.length) return undefined
   const args = inv.argv.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.text))
   if (args.length === 0) return program === "cd" ? context.home : undefined
-  if (args[0]!.text === "-" || args.length > 1) return undefined
-  return resolvePathWord(args[0]!, cwd, context.home)
+  const target = args[0]!
+  if (target.text === "-" || args.length > 1) return undefined
+  const searched = !/^(?:\/|\.\.?(?:\/|$)|~)/.test(target.text)
+  if (searched && context.cdPath !== undefined && context.cdPath !== "") return undefined
+  return resolvePathWord(target, cwd, context.home)
 }
 
 const walkSource = (walk: Walk, source: string, cwd: string | undefined, depth: number): void => {
@@ -235,18 +250,6 @@ export const analyzeShellCommand = (source: string, context: ShellContext): Shel
     rootsNeedingApproval: [...walk.needingApproval]
   }
 }
-
-/**
- * The accesses that reach outside the workspace: unknowable ones, and those `isWithin` (a
- * real-path check, so links planted inside that point out count as outside) rejects.
- *
- * @category checks
- */
-export const accessesOutside = <R>(
-  accesses: ReadonlyArray<PathAccess>,
-  isWithin: (absPath: string) => Effect.Effect<boolean, never, R>
-): Effect.Effect<ReadonlyArray<PathAccess>, never, R> =>
-  Effect.filter(accesses, (access) => access.path === undefined ? Effect.succeed(true) : Effect.map(isWithin(access.path), (inside) => !inside))
 
 /**
  * The prompt's warnings for accesses outside the workspace, one per mode: what is read or

@@ -19,13 +19,8 @@ const always: ArgsCheck = () => true
 const withoutOptions = (...banned: ReadonlyArray<string>): ArgsCheck => (args) =>
   !anyArg(args, (t) => banned.some((b) => t === b || (b.startsWith("--") && t.startsWith(`${b}=`)) || (!b.startsWith("--") && t.startsWith(b) && t.length > b.length && !t.startsWith("--"))))
 
-/** `sed` scripts: no in-place flag, and no `w`/`W`/`e` commands or `w`/`e` substitution flags. */
-const sedReadOnly: ArgsCheck = (args) => {
-  for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text
-    if (t === "-i" || t.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(t) && !t.startsWith("--")) return false
-    if (t === "-f" || t === "--file") return false // a script we cannot see
-  }
+/** The scripts of a `sed` command line: `-e`/`--expression` values, else its first operand. */
+const sedScripts = (args: ReadonlyArray<Word>): Array<string> => {
   const scripts: Array<string> = []
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text
@@ -36,11 +31,22 @@ const sedReadOnly: ArgsCheck = (args) => {
     const first = args.find((w) => !w.text.startsWith("-"))
     if (first) scripts.push(first.text)
   }
-  return scripts.every(sedScriptReadOnly)
+  return scripts
 }
 
-/** Scans a sed script for commands that write files or execute (`w`, `W`, `e`, `s///w`, `s///e`). */
-export const sedScriptReadOnly = (script: string): boolean => {
+/** `sed` scripts: no in-place flag, and no `w`/`W`/`e` commands or `w`/`e` substitution flags. */
+const sedReadOnly: ArgsCheck = (args) => {
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text
+    if (t === "-i" || t.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(t) && !t.startsWith("--")) return false
+    if (t === "-f" || t === "--file") return false // a script we cannot see
+  }
+  return sedScripts(args).every(sedScriptReadOnly)
+}
+
+/** What a sed script does beyond its input: writes or executes (`w`, `W`, `e`, `s///w`, `s///e`), reads other files (`r`, `R`). */
+const scanSedScript = (script: string): { readonly writes: boolean; readonly reads: boolean } => {
+  let reads = false
   let i = 0
   const s = script
   const skipAddress = () => {
@@ -57,10 +63,10 @@ export const sedScriptReadOnly = (script: string): boolean => {
     skipAddress()
     const c = s[i]
     if (c === undefined) break
-    if (c === "w" || c === "W" || c === "e") return false
+    if (c === "w" || c === "W" || c === "e") return { writes: true, reads }
     if (c === "s" || c === "y") {
       const delim = s[i + 1]
-      if (delim === undefined) return false
+      if (delim === undefined) return { writes: true, reads }
       i += 2
       for (let part = 0; part < 2; part++) {
         while (i < s.length && s[i] !== delim) i += s[i] === "\\" ? 2 : 1
@@ -68,17 +74,21 @@ export const sedScriptReadOnly = (script: string): boolean => {
       }
       if (c === "s") {
         const flags = /^[^;\n}]*/.exec(s.slice(i))![0]
-        if (/[we]/.test(flags)) return false
+        if (/[we]/.test(flags)) return { writes: true, reads }
         i += flags.length
       }
     } else if ("aic".includes(c) || c === "r" || c === "R" || c === ":" || c === "b" || c === "t" || c === "T") {
+      if (c === "r" || c === "R") reads = true
       // text / label / file-read commands run to the end of the line
       const nl = s.indexOf("\n", i)
       i = nl === -1 ? s.length : nl + 1
     } else i++
   }
-  return true
+  return { writes: false, reads }
 }
+
+/** True when a sed script neither writes files nor executes commands. @category predicates */
+export const sedScriptReadOnly = (script: string): boolean => !scanSedScript(script).writes
 
 const FIND_BANNED = ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fls", "-fprint", "-fprint0", "-fprintf"]
 
@@ -124,6 +134,9 @@ const gitReadOnly: ArgsCheck = (args) => {
 }
 
 /** `awk` programs without `system()`, output redirection or pipes. */
+/** awk programs that choose their input files themselves (`ARGV`, `ARGC`) or load source files. */
+const AWK_PICKS_FILES = /\bARG[VC]\b|@include|@load/
+
 const awkReadOnly: ArgsCheck = (args) => !anyArg(args, (t) => /system\s*\(|[>|]|\bgetline\b/.test(t)) && !anyArg(args, (t) => t === "-f" || t.startsWith("--file"))
 
 /**
@@ -238,6 +251,16 @@ const NO_FILE_OPERANDS: ReadonlySet<string> = new Set([
 /** Options naming a file of file names (or `-`, standard input): what they read is not on the line. */
 const NAMES_FROM_FILE = /^--(?:files0-from|files-from)(?:=|$)|^-files0-from$/
 
+/** Options that make a program follow symbolic links while it walks a tree (which may lead out of the roots). */
+const shortFlag = (args: ReadonlyArray<Word>, letter: string, ...long: ReadonlyArray<string>) =>
+  args.some((w) => long.includes(w.text.split("=")[0]!) || (/^-[a-zA-Z]+$/.test(w.text) && w.text.includes(letter)))
+const FOLLOWS_LINKS: Readonly<Record<string, (args: ReadonlyArray<Word>) => boolean>> = {
+  grep: (args) => shortFlag(args, "R", "--dereference-recursive"),
+  rg: (args) => shortFlag(args, "L", "--follow"),
+  find: (args) => args.some((w) => w.text === "-L" || w.text === "-follow"),
+  tree: (args) => args.some((w) => w.text === "-l")
+}
+
 /** Options whose next word is a script or pattern, not a file, per program. */
 const SCRIPT_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   sed: new Set(["-e", "--expression", "-l", "--line-length"]),
@@ -269,6 +292,9 @@ export const readOperands = (inv: Invocation): ReadonlyArray<ReadOperand> => {
   let scriptGiven = args.some((w) => scriptOptions.has(w.text) && ["-e", "--expression", "--regexp"].includes(w.text))
     || args.some((w) => /^--(?:expression|regexp)=/.test(w.text) || w.text === "-f" || w.text === "--file")
   if (args.some((w) => NAMES_FROM_FILE.test(w.text))) out.push("unknown")
+  if (name === "sed" && sedScripts(args).some((script) => scanSedScript(script).reads)) out.push("unknown")
+  if (name === "awk" && args.some((w) => AWK_PICKS_FILES.test(w.text))) out.push("unknown")
+  if (FOLLOWS_LINKS[program]?.(args) === true) out.push("unknown")
   if (/^(?:md5sum|sha1sum|sha256sum)$/.test(name) && args.some((w) => w.text === "-c" || w.text === "--check" || /^-[a-z]*c/.test(w.text))) out.push("unknown")
   let operandsOnly = false
   for (let i = 0; i < args.length; i++) {

@@ -17,7 +17,8 @@ import { FileReadCache } from "../session/readCache.js"
 import { Workspace } from "../session/workspace.js"
 import { defineTool, InvalidToolParams, Kind, textResult } from "../tool/index.js"
 import { BackgroundShells } from "./background.js"
-import { accessesOutside, analyzeShellCommand, outsideWarnings } from "./access.js"
+import { analyzeShellCommand, outsideWarnings } from "./access.js"
+import { accessesOutside } from "./outside.js"
 import { endsWithBareAmpersand, getCommandRoots, stripTrailingAmpersand } from "./commands.js"
 import { MAX_TIMEOUT_MS } from "./config.js"
 import { runForeground, SHELL_TOOL_NAME } from "./foreground.js"
@@ -169,7 +170,12 @@ export const makeRunShellCommand = Effect.gen(function*() {
         if (sed) return sed as InvocationSpec<ShellData, ShellError>
         // Permission: one parse gives the subjects (redirections included), the read-only proof and
         // the paths it reads or writes; a read-only command reaching outside the roots asks.
-        const analysis = analyzeShellCommand(p.command, { cwd, root: workspace.primaryRoot, home: os.homedir() })
+        const analysis = analyzeShellCommand(p.command, {
+          cwd,
+          root: workspace.primaryRoot,
+          home: os.homedir(),
+          cdPath: process.env["CDPATH"]
+        })
         const outside = yield* accessesOutside(analysis.accesses, workspace.isWithin)
         const readOnly = analysis.readOnly && outside.length === 0
         const roots = [...new Set([...analysis.rootsNeedingApproval, ...outside.flatMap((a) => a.program ?? [])])]

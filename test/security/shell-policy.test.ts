@@ -92,8 +92,16 @@ describe("shell permission through `toolwright serve` (built CLI)", () => {
       const { outside, root, run } = yield* setup(["--approval", "default"])
       fs.writeFileSync(path.join(outside, "secret"), "LINKED-SECRET\n")
       fs.symlinkSync(outside, path.join(root, "door"))
-      const result = yield* run("cat door/secret")
-      assert.isTrue(result.isError)
-      assert.notInclude(textOf(result), "LINKED-SECRET")
+      fs.mkdirSync(path.join(root, "src"))
+      fs.writeFileSync(path.join(root, "src", "a.ts"), "export const a = 1\n")
+      for (const command of ["cat door/secret", "cat */secret", "cd door && cat secret", "grep -R LINKED .", "cat d*/s*"]) {
+        const result = yield* run(command)
+        assert.isTrue(result.isError, `${command} ran without approval`)
+        assert.notInclude(textOf(result), "LINKED-SECRET", command)
+      }
+      // Globs and walks that stay inside still run unasked.
+      const inside = yield* run("cat src/*.ts && grep -rn export src")
+      assert.isUndefined(inside.isError, textOf(inside))
+      assert.include(textOf(inside), "export const a = 1")
     }).pipe(Effect.scoped), 60_000)
 })

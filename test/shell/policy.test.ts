@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { analyzeShellCommand, type PathAccess, resolvePathWord } from "../../src/shell/access.js"
+import { analyzeShellCommand, globDepth, type PathAccess, resolvePathWord } from "../../src/shell/access.js"
 import { scan, type Word } from "../../src/shell/syntax.js"
 import { decide, type ApprovalMode, type PermissionRule } from "../../src/run/policy.js"
 import { Kind } from "../../src/tool/kind.js"
@@ -146,6 +146,10 @@ describe("what a read-only command reads", () => {
     assert.isUndefined(resolvePathWord(word("$HOME/x"), ROOT, HOME))
     assert.isUndefined(resolvePathWord(word("{a,/etc/passwd}"), ROOT, HOME))
     assert.isUndefined(resolvePathWord(word("x"), undefined, HOME))
+    assert.strictEqual(globDepth(word("src/*.ts")), 1)
+    assert.strictEqual(globDepth(word("*/secret")), 2)
+    assert.strictEqual(globDepth(word("/etc/*")), 1)
+    assert.strictEqual(globDepth(word("'*'")), 0)
   })
 
   it("lists operands and input redirections, skipping scripts, patterns and find's expression", () => {
@@ -157,7 +161,7 @@ describe("what a read-only command reads", () => {
     assert.deepStrictEqual(reads("sed -n '/x/p' f"), [`${ROOT}/f`])
     assert.deepStrictEqual(reads("awk '/a/ {print $1}' f"), [`${ROOT}/f`])
     assert.deepStrictEqual(reads("find / -name '/etc'"), ["/"])
-    assert.deepStrictEqual(reads("find -L /etc -type f"), ["/etc"])
+    assert.deepStrictEqual(reads("find -H /etc -type f"), ["/etc"])
     assert.deepStrictEqual(reads("git --git-dir=/other/.git log"), ["/other/.git", `${ROOT}/log`])
     assert.deepStrictEqual(reads("ls -I/etc/x"), ["/etc/x"])
     assert.deepStrictEqual(reads("echo /etc/passwd; pwd"), [])
@@ -175,6 +179,19 @@ describe("what a read-only command reads", () => {
     assert.deepStrictEqual(reads("sha256sum -c sums"), [undefined, `${ROOT}/sums`])
     assert.deepStrictEqual(reads("cat \"$F\""), [undefined])
     assert.deepStrictEqual(reads("cd \"$D\" && cat x"), [undefined, undefined, undefined])
+    // Scripts that pick their own files, and walks that follow links.
+    assert.include(reads("sed '1r /etc/passwd' f"), undefined)
+    assert.include(reads("sed -e 'R /etc/passwd' f"), undefined)
+    assert.notInclude(reads("sed -n '/r/p' f"), undefined)
+    assert.include(reads("awk 'BEGIN{ARGV[1]=\"/etc/passwd\";ARGC=2}{print}'"), undefined)
+    assert.include(reads("grep -Rn x ."), undefined)
+    assert.include(reads("rg --follow x"), undefined)
+    assert.include(reads("find -L ."), undefined)
+    assert.notInclude(reads("grep -rn x ."), undefined)
+    // Where cd lands: prefix assignments and CDPATH make it unknown.
+    assert.deepStrictEqual(reads("CDPATH=/ cd etc && cat passwd").at(-1), undefined)
+    assert.deepStrictEqual(analyzeShellCommand("cd etc && cat passwd", { ...context, cdPath: "/" }).accesses.at(-1)!.path, undefined)
+    assert.deepStrictEqual(analyzeShellCommand("cd ./etc && cat passwd", { ...context, cdPath: "/" }).accesses.at(-1)!.path, `${ROOT}/etc/passwd`)
   })
 
   it("stays read-only as a program-level proof (the path check is the tool's)", () => {
