@@ -9,6 +9,7 @@ import fc from "fast-check"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { analyzeShellCommand, globDepth, type PathAccess, resolvePathWord } from "../../src/shell/access.js"
+import { isReadOnlyCommand } from "../../src/shell/readOnly.js"
 import { scan, type Word } from "../../src/shell/syntax.js"
 import { decide, type ApprovalMode, type PermissionRule } from "../../src/run/policy.js"
 import { Kind } from "../../src/tool/kind.js"
@@ -192,6 +193,20 @@ describe("what a read-only command reads", () => {
     assert.deepStrictEqual(reads("CDPATH=/ cd etc && cat passwd").at(-1), undefined)
     assert.deepStrictEqual(analyzeShellCommand("cd etc && cat passwd", { ...context, cdPath: "/" }).accesses.at(-1)!.path, undefined)
     assert.deepStrictEqual(analyzeShellCommand("cd ./etc && cat passwd", { ...context, cdPath: "/" }).accesses.at(-1)!.path, `${ROOT}/etc/passwd`)
+  })
+
+  it("its read-only proof agrees with isReadOnlyCommand (property)", () => {
+    const atom = fc.constantFrom(
+      "ls", "cat a", "git status", "rm x", "echo hi", "> out", "2>&1", ">/dev/null", "< in", "|", "&&", ";", "\n", "bash -c 'ls'",
+      "$(pwd)", "FOO=1", "sudo", "xargs", "grep x", "(", ")", "<<EOF\nx\nEOF\n", "sed -n 1p", "cd sub", "'q'", "&", ">&2", "2>err"
+    )
+    fc.assert(
+      fc.property(fc.array(atom, { minLength: 1, maxLength: 8 }), (parts) => {
+        const command = parts.join(" ")
+        assert.strictEqual(analyze(command).readOnly, isReadOnlyCommand(command), JSON.stringify(command))
+      }),
+      { numRuns: 2000 }
+    )
   })
 
   it("stays read-only as a program-level proof (the path check is the tool's)", () => {
