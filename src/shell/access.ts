@@ -105,6 +105,8 @@ const displayPath = (abs: string, root: string): string => {
 /** Wrapper options that move the wrapped command to another directory (`env -C`, `sudo -D`). */
 const CHANGES_DIRECTORY = /^(?:-C|-D|--chdir(?:=.*)?|-C.+)$/
 
+const COMPOUND_WORDS: ReadonlySet<string> = new Set(["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "select", "case", "esac", "function"])
+
 const STAYS = new Set<string | undefined>([undefined, "&&", ";", "\n"])
 
 interface Walk {
@@ -190,6 +192,8 @@ const walkCommand = (walk: Walk, command: SimpleCommand, cwd: string | undefined
 /** The directory after a command: `cd DIR` (or `pushd`) moves it when it surely runs in this shell. */
 const nextDirectory = (inv: Invocation, command: SimpleCommand, cwd: string | undefined, context: ShellContext): string | undefined => {
   const program = programName(inv.argv[0]!.text)
+  // A compound command (`{ cd x; }`, `if cd x; then …`) or a subshell's end leaves the directory open.
+  if (command.next === ")" || COMPOUND_WORDS.has(inv.argv[0]!.text)) return undefined
   if (program !== "cd" && program !== "pushd" && program !== "popd") return cwd
   // Prefix assignments (`CDPATH=/ cd etc`, `HOME=/ cd`) and wrappers change where it lands.
   if (program === "popd" || !STAYS.has(command.next) || command.words.length !== inv.argv.length) return undefined

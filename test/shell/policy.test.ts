@@ -68,6 +68,9 @@ describe("subjects include redirection targets", () => {
     // A cd that may not happen in this shell (a pipeline stage) leaves the directory unknown.
     assert.deepStrictEqual(analyze("cd sub | true; echo x > out").subjects.at(-1), "> out")
     assert.isUndefined(analyze("cd sub | true; echo x > out").accesses.at(-1)!.path)
+    for (const command of ["(cd /tmp); echo x > out", "{ cd /tmp; }; echo x > out", "if cd /tmp; then true; fi; echo x > out"]) {
+      assert.isUndefined(analyze(command).accesses.at(-1)!.path, command)
+    }
   })
 })
 
