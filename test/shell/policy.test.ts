@@ -14,6 +14,7 @@ import { scan, type Word } from "../../src/shell/syntax.js"
 import { decide, type ApprovalMode, type PermissionRule } from "../../src/run/policy.js"
 import { Kind } from "../../src/tool/kind.js"
 import type { ExecConfirmation } from "../../src/tool/permission.js"
+import { accessesOutside, MAX_GLOB_ENTRIES } from "../../src/shell/outside.js"
 import { call, makeDir, textOf, withSession } from "./helpers.js"
 
 const ROOT = "/work/proj"
@@ -243,5 +244,46 @@ describe("run_shell_command's permission (in a session)", () => {
           assert.include((requests[1]!.details as ExecConfirmation).warnings ?? [], `Writes outside the workspace (or to a path not known before it runs): ${outside}/out.`)
           assert.isFalse(fs.existsSync(path.join(outside, "out")))
         })).pipe(Effect.ensuring(Effect.sync(() => fs.rmSync(outside, { recursive: true, force: true }))))
+    }))
+})
+
+describe("accessesOutside", () => {
+  const realWithin = (root: string) => (p: string) =>
+    Effect.sync(() => {
+      let real = p
+      try {
+        real = fs.realpathSync(p)
+      } catch {
+        // a missing path stays as named
+      }
+      return real === root || real.startsWith(`${root}/`)
+    })
+
+  it.effect("a glob is outside when a link its pattern reaches leads out, and past MAX_GLOB_ENTRIES entries", () =>
+    Effect.gen(function*() {
+      const root = makeDir("tw-glob-")
+      const away = makeDir("tw-away-")
+      try {
+        const within = realWithin(root)
+        const globRead = (text: string) => analyzeShellCommand(`cat ${text}`, { cwd: root, root, home: HOME }).accesses
+        fs.mkdirSync(path.join(root, "many"))
+        for (let i = 0; i < MAX_GLOB_ENTRIES; i++) fs.writeFileSync(path.join(root, "many", `f${i}`), "")
+        assert.lengthOf(yield* accessesOutside(globRead("many/*"), within), 0)
+        fs.writeFileSync(path.join(root, "many", "one-more"), "")
+        assert.lengthOf(yield* accessesOutside(globRead("many/*"), within), 1)
+
+        fs.mkdirSync(path.join(root, "src", "deep"), { recursive: true })
+        fs.writeFileSync(path.join(root, "src", "a.ts"), "")
+        assert.lengthOf(yield* accessesOutside(globRead("src/*"), within), 0)
+        fs.writeFileSync(path.join(away, "x"), "")
+        fs.symlinkSync(away, path.join(root, "src", "deep", "door"))
+        assert.lengthOf(yield* accessesOutside(globRead("src/*"), within), 0, "the link is two levels down")
+        assert.lengthOf(yield* accessesOutside(globRead("src/*/*"), within), 1)
+        assert.lengthOf(yield* accessesOutside(globRead("src/deep/door/x"), within), 1, "a plain path through the link")
+        assert.lengthOf(yield* accessesOutside(globRead("$X"), within), 1, "unknown")
+      } finally {
+        fs.rmSync(root, { recursive: true, force: true })
+        fs.rmSync(away, { recursive: true, force: true })
+      }
     }))
 })
