@@ -10,6 +10,7 @@ import * as fsp from "node:fs/promises"
 import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import type { PathAccess } from "./access.js"
+import { HARMLESS_READ_SOURCES } from "./redirects.js"
 
 /** Entries a glob check looks at before it gives up and calls the glob outside. @category constants */
 export const MAX_GLOB_ENTRIES = 2000
@@ -48,6 +49,7 @@ export const accessesOutside = <R>(accesses: ReadonlyArray<PathAccess>, isWithin
   Effect.filter(accesses, (access) =>
     Effect.gen(function*() {
       if (access.path === undefined) return true
+      if (access.mode === "read" && HARMLESS_READ_SOURCES.has(access.path)) return false
       if (!(yield* isWithin(access.path))) return true
       return access.globDepth !== undefined && access.globDepth > 0 ? yield* globLeadsOut(access.path, access.globDepth, isWithin) : false
     }))

@@ -14,6 +14,9 @@ export type RedirectEffect = "harmless" | "read" | "write"
 /** Write targets that are not files anyone keeps. @category constants */
 export const HARMLESS_WRITE_TARGETS: ReadonlySet<string> = new Set(["/dev/null", "/dev/stdout", "/dev/stderr"])
 
+/** Read sources that hold nothing of anyone's (`< /dev/null`, `diff f /dev/null`). @category constants */
+export const HARMLESS_READ_SOURCES: ReadonlySet<string> = new Set(["/dev/null", "/dev/stdin"])
+
 // `2>&1`, `>&-` (close), `2>&1-` (move): descriptor operations, no file opened.
 const DESCRIPTOR = /^(?:[0-9]+-?|-)$/
 
@@ -37,8 +40,10 @@ export const redirectEffect = (r: Redirect): RedirectEffect => {
     case "<<-":
     case "<<<":
       return "harmless"
-    case "<":
-      return "read"
+    case "<": {
+      const target = plainTarget(r)
+      return target !== undefined && HARMLESS_READ_SOURCES.has(target) ? "harmless" : "read"
+    }
     case "<&":
     case ">&": {
       const target = plainTarget(r)

@@ -61,6 +61,7 @@ describe("subjects include redirection targets", () => {
     assert.deepStrictEqual(analyze("git status 2>/dev/stderr >&2").subjects, ["git status"])
     assert.deepStrictEqual(analyze("wc -l < src/a.ts").subjects, ["wc -l < src/a.ts"])
     assert.deepStrictEqual(analyze("cat <<<hi").subjects, ["cat"])
+    assert.deepStrictEqual(analyze("git status < /dev/null").subjects, ["git status"])
   })
 
   it("paths follow the command's directory and cd", () => {
@@ -281,6 +282,7 @@ describe("accessesOutside", () => {
         assert.lengthOf(yield* accessesOutside(globRead("src/*/*"), within), 1)
         assert.lengthOf(yield* accessesOutside(globRead("src/deep/door/x"), within), 1, "a plain path through the link")
         assert.lengthOf(yield* accessesOutside(globRead("$X"), within), 1, "unknown")
+        assert.lengthOf(yield* accessesOutside(globRead("/dev/null"), within), 0, "nothing to read")
       } finally {
         fs.rmSync(root, { recursive: true, force: true })
         fs.rmSync(away, { recursive: true, force: true })
