@@ -290,7 +290,7 @@ export const readOperands = (inv: Invocation): ReadonlyArray<ReadOperand> => {
   const scriptOptions = SCRIPT_OPTIONS[program] ?? new Set<string>()
   const args = inv.argv.slice(1)
   let scriptGiven = args.some((w) => scriptOptions.has(w.text) && ["-e", "--expression", "--regexp"].includes(w.text))
-    || args.some((w) => /^--(?:expression|regexp)=/.test(w.text) || w.text === "-f" || w.text === "--file")
+    || args.some((w) => /^--(?:expression|regexp|file)=/.test(w.text) || w.text === "-f" || w.text === "--file")
   if (args.some((w) => NAMES_FROM_FILE.test(w.text))) out.push("unknown")
   if (name === "sed" && sedScripts(args).some((script) => scanSedScript(script).reads)) out.push("unknown")
   if (name === "awk" && args.some((w) => AWK_PICKS_FILES.test(w.text))) out.push("unknown")
@@ -306,19 +306,21 @@ export const readOperands = (inv: Invocation): ReadonlyArray<ReadOperand> => {
     }
     if (!operandsOnly && t.startsWith("-") && t !== "-") {
       if (program === "find") {
+        // Options come before the start points; the expression (tests, actions) after them.
         if (t === "-H" || t === "-L" || t === "-P" || /^-O[0-9]$/.test(t)) continue
         if (t === "-D") {
           i++
           continue
         }
         break
-      } // the expression: tests and actions, not start points
+      }
       if (scriptOptions.has(t)) {
         i++
         continue
       }
       const eq = t.indexOf("=")
-      if (eq > 0) out.push({ ...word, text: t.slice(eq + 1) })
+      // bash expands `~` after the `=` of `--file=~/x` too.
+      if (eq > 0) out.push({ ...word, text: t.slice(eq + 1), raw: word.raw.slice(word.raw.indexOf("=") + 1) })
       else if (!t.startsWith("--") && t.length > 3 && /^[/~]|\.\./.test(t.slice(2))) out.push({ ...word, text: t.slice(2) })
       continue
     }

@@ -170,6 +170,7 @@ describe("what a read-only command reads", () => {
     assert.deepStrictEqual(reads("find -H /etc -type f"), ["/etc"])
     assert.deepStrictEqual(reads("git --git-dir=/other/.git log"), ["/other/.git", `${ROOT}/log`])
     assert.deepStrictEqual(reads("ls -I/etc/x"), ["/etc/x"])
+    assert.deepStrictEqual(reads("grep --file=~/.ssh/id_rsa x"), [`${HOME}/.ssh/id_rsa`, `${ROOT}/x`])
     assert.deepStrictEqual(reads("echo /etc/passwd; pwd"), [])
     assert.deepStrictEqual(reads("cd /etc && cat passwd"), ["/etc", "/etc", "/etc/passwd"])
     assert.deepStrictEqual(reads("cd && ls"), [HOME])
