@@ -39,7 +39,7 @@ const sedReadOnly: ArgsCheck = (args) => {
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text
     if (t === "-i" || t.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(t) && !t.startsWith("--")) return false
-    if (t === "-f" || t === "--file") return false // a script we cannot see
+    if (t.startsWith("--file") || (/^-[a-zA-Z]*f/.test(t) && !t.startsWith("--"))) return false // a script we cannot see
   }
   return sedScripts(args).every(sedScriptReadOnly)
 }
@@ -137,7 +137,10 @@ const gitReadOnly: ArgsCheck = (args) => {
 /** awk programs that choose their input files themselves (`ARGV`, `ARGC`) or load source files. */
 const AWK_PICKS_FILES = /\bARG[VC]\b|@include|@load/
 
-const awkReadOnly: ArgsCheck = (args) => !anyArg(args, (t) => /system\s*\(|[>|]|\bgetline\b/.test(t)) && !anyArg(args, (t) => t === "-f" || t.startsWith("--file"))
+/** awk options that run a program or library we cannot see (`-f prog`, gawk's `-E`, `-i`, `-l`). */
+const AWK_HIDDEN_PROGRAM = /^(?:-[fEil].*|--(?:file|exec|include|load)(?:=.*)?)$/
+
+const awkReadOnly: ArgsCheck = (args) => !anyArg(args, (t) => /system\s*\(|[>|]|\bgetline\b/.test(t)) && !anyArg(args, (t) => AWK_HIDDEN_PROGRAM.test(t))
 
 /**
  * Programs that only read, with a check on their arguments. Documented in `docs/tools-shell.md`.
@@ -159,7 +162,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
   du: always,
   echo: always,
   false: always,
-  file: withoutOptions("-C", "--compile"),
+  file: withoutOptions("-C", "--compile", "-f", "--files-from"),
   find: (args) => !anyArg(args, (t) => FIND_BANNED.includes(t)),
   git: gitReadOnly,
   grep: always,

@@ -112,7 +112,8 @@ describe("read-only proof", () => {
     "sed 's/a/b/w out' f", "sed -n 'w out' f", "sed -e 's/a/b/e' f", "awk '{system(\"rm x\")}' f", "awk '{print > \"f\"}' g",
     "sort -o out in", "uniq in out", "ls $(pwd)", "ls `pwd`", "cat <(ls)", "(ls)", "sudo ls", "$CMD x", "npm test",
     "echo 'unterminated", "FOO=1", "> file", "rg --pre cat x", "ls && rm x", "bash -c 'ls > out'", "bash -c 'ls' > out",
-    "cat <<EOF\n$(rm x)\nEOF", "date -s 2020-01-01", "tree -o out", "echo $((1+2))"
+    "cat <<EOF\n$(rm x)\nEOF", "date -s 2020-01-01", "tree -o out", "echo $((1+2))",
+    "sed --file=/tmp/s f", "sed -nf /tmp/s f", "awk -fprog f", "awk -l /tmp/lib.so 1", "awk --load=x 1", "awk -E prog f", "file -f names"
   ]
   for (const c of readOnly) it(`allows ${JSON.stringify(c)}`, () => assert.isTrue(isReadOnlyCommand(c)))
   for (const c of notReadOnly) it(`asks for ${JSON.stringify(c)}`, () => assert.isFalse(isReadOnlyCommand(c)))
