@@ -253,25 +253,5 @@ export const isShellExitError = (source: string, exitCode: number | null | undef
   return !EXIT_ONE_IS_NOT_ERROR.has(programName(inv.argv[0]!.text))
 }
 
-/** The texts of every substitution in the line and its nested lines. @category parsing */
-export const substitutionsOf = (expanded: Expanded): ReadonlyArray<string> => expanded.lines.flatMap((l) => l.substitutions)
-
-/**
- * The parts of a command line a permission rule is matched against: each simple command (wrappers
- * peeled, words joined by a space) and each command substitution's text, nested ones included.
- * An allow rule must match every part, so `git status; rm -rf ~` is not allowed by
- * `run_shell_command(git status*)`. A line that cannot be parsed yields one part that only a
- * match-everything rule accepts.
- *
- * @category parsing
- */
-export const permissionSubjects = (source: string): ReadonlyArray<string> => {
-  const expanded = expand(source)
-  if (expanded.unparsable) return [UNPARSABLE_SUBJECT]
-  const parts = expanded.invocations.map((inv) => inv.argv.map((w) => w.text).join(" "))
-  for (const substitution of substitutionsOf(expanded)) parts.push(...permissionSubjects(substitution))
-  return parts.length > 0 ? parts : [source.trim()]
-}
-
 /** The part of an unparsable command line: no rule but `*` matches it. @category constants */
 export const UNPARSABLE_SUBJECT = "\u0000unparsable command line"

@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import * as os from "node:os"
 import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -16,18 +17,13 @@ import { FileReadCache } from "../session/readCache.js"
 import { Workspace } from "../session/workspace.js"
 import { defineTool, InvalidToolParams, Kind, textResult } from "../tool/index.js"
 import { BackgroundShells } from "./background.js"
-import {
-  endsWithBareAmpersand,
-  getCommandRoots,
-  permissionSubjects,
-  hasCommandSubstitution,
-  stripTrailingAmpersand
-} from "./commands.js"
+import { analyzeShellCommand, outsideWarnings } from "./access.js"
+import { accessesOutside } from "./outside.js"
+import { endsWithBareAmpersand, getCommandRoots, stripTrailingAmpersand } from "./commands.js"
 import { MAX_TIMEOUT_MS } from "./config.js"
 import { runForeground, SHELL_TOOL_NAME } from "./foreground.js"
 import { ProcessHost } from "./host.js"
 import { launchMessage } from "./notification.js"
-import { isReadOnlyCommand, rootsNeedingApproval } from "./readOnly.js"
 import { detectSelfKillCommand, SELF_KILL_MESSAGE } from "./selfKill.js"
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep.js"
 import { planSedEdit, type SedEditData, type SedEditError } from "./sedEdit.js"
@@ -179,31 +175,40 @@ export const makeRunShellCommand = Effect.gen(function*() {
           if (blocked) return yield* new InvalidToolParams({ message: blockedSleepMessage(blocked) })
         }
         const description = describeShellCall(p)
-        const substitution = hasCommandSubstitution(p.command)
-        const readOnly = !substitution && isReadOnlyCommand(p.command)
         // In a read-only sandbox a `sed -i` is not turned into an edit (which the server would write): it runs, confined, and is refused.
         const sed = isBackground || host.sandbox.mode === "read-only" ? undefined : yield* planSedEdit({ command: p.command, cwd, description, workspace, cache })
         if (sed) return sed as InvocationSpec<ShellData, ShellError>
-        const roots = rootsNeedingApproval(p.command)
+        // Permission: one parse gives the subjects (redirections included), the read-only proof and
+        // the paths it reads or writes; a read-only command reaching outside the roots asks.
+        const analysis = analyzeShellCommand(p.command, {
+          cwd,
+          root: workspace.primaryRoot,
+          home: os.homedir(),
+          cdPath: process.env["CDPATH"]
+        })
+        const outside = yield* accessesOutside(analysis.accesses, workspace.isWithin)
+        const readOnly = analysis.readOnly && outside.length === 0
+        const roots = [...new Set([...analysis.rootsNeedingApproval, ...outside.flatMap((a) => a.program ?? [])])]
         // An unsandboxed run is put to a person every time, whatever the mode or rules (plan mode refuses it).
         const unsandboxed = p.sandbox === false && host.sandbox.mode !== "off"
         const warnings = [
-          ...(substitution ? [SUBSTITUTION_WARNING] : []),
+          ...(analysis.substitution ? [SUBSTITUTION_WARNING] : []),
+          ...outsideWarnings(outside),
           ...(unsandboxed ? [UNSANDBOXED_WARNING] : [])
         ]
         const spec: InvocationSpec<ShellData, ShellError> = {
           description,
           defaultPermission: Effect.succeed(readOnly && !unsandboxed ? "allow" as const : "ask" as const),
           ...(unsandboxed ? { requiresPersonApproval: true } : {}),
-          confirmation: Effect.succeed({
+          confirmation: Effect.sync(() => ({
             type: "exec" as const,
             title: "Confirm Shell Command",
             ...(warnings.length > 0 ? { warnings } : {}),
             command: p.command,
             rootCommand: (roots.length > 0 ? roots : getCommandRoots(p.command)).join(", ")
-          }),
+          })),
           concurrencySafe: readOnly && !isBackground && !unsandboxed,
-          ruleSubjects: permissionSubjects(p.command),
+          ruleSubjects: analysis.subjects,
           execute: ({ onOutput }) => {
             if (isBackground) {
               return background.start({ command: stripTrailingAmpersand(p.command), cwd, unsandboxed }).pipe(

@@ -23,6 +23,8 @@ export interface Word {
   readonly expands: boolean
   /** Contains an unquoted `*`, `?` or `[`. */
   readonly glob: boolean
+  /** Contains an unquoted `{` (brace expansion may make it several words, or other paths). */
+  readonly brace: boolean
   /** The texts of the command substitutions it contains (`$(…)`, backticks, `<(…)`, `>(…)`, `$((…))`). */
   readonly substitutions: ReadonlyArray<string>
 }
@@ -157,6 +159,7 @@ interface WordState {
   quoted: boolean
   expands: boolean
   glob: boolean
+  brace?: boolean
   substitutions: Array<string>
 }
 
@@ -216,7 +219,7 @@ export const scan = (source: string): Array<Token> => {
   let expectTarget: { fd: string | undefined; op: RedirectOp } | undefined
 
   const pushWord = (w: WordState, start: number, end: number) => {
-    const word: Word = { kind: "word", text: w.text, raw: s.slice(start, end), quoted: w.quoted, expands: w.expands, glob: w.glob, substitutions: w.substitutions }
+    const word: Word = { kind: "word", text: w.text, raw: s.slice(start, end), quoted: w.quoted, expands: w.expands, glob: w.glob, brace: w.brace === true, substitutions: w.substitutions }
     if (expectTarget) {
       const { fd, op } = expectTarget
       expectTarget = undefined
@@ -353,6 +356,7 @@ export const scan = (source: string): Array<Token> => {
         i = end
       } else {
         if (ch === "*" || ch === "?" || ch === "[") w.glob = true
+        else if (ch === "{") w.brace = true
         w.text += ch
         i++
       }

@@ -31,6 +31,7 @@ import { MAX_ENTRIES } from "../../src/session/readCache.js"
 import { MAX_SYMLINK_HOPS } from "../../src/session/realPath.js"
 import { MAX_DEPTH, MAX_DESCENDANTS } from "../../src/process/tree.js"
 import { MAX_MESSAGE_LENGTH } from "../../src/shell/sendMessage.js"
+import { MAX_GLOB_ENTRIES } from "../../src/shell/outside.js"
 import { DEFAULT_MAX_RESULTS, HARD_MAX_RESULTS } from "../../src/registry/search/select.js"
 import { MAX_DEFERRED_TOOL_DESC_LEN } from "../../src/registry/search/reminder.js"
 import { MAX_TOOL_NAME_LENGTH } from "../../src/registry/search/mcpNames.js"
@@ -95,6 +96,7 @@ describe("docs/limits.md", () => {
     MAX_DESCENDANTS,
     MAX_DEPTH,
     MAX_MESSAGE_LENGTH,
+    MAX_GLOB_ENTRIES,
     MAX_FILE_COUNT: Search.MAX_FILE_COUNT,
     MAX_ENTRY_COUNT: Search.MAX_ENTRY_COUNT,
     MAX_SEARCH_FILE_BYTES: Search.MAX_SEARCH_FILE_BYTES,

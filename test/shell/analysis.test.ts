@@ -10,6 +10,8 @@ import {
   stripTrailingAmpersand
 } from "../../src/shell/commands.js"
 import { isReadOnlyCommand, rootsNeedingApproval, sedScriptReadOnly } from "../../src/shell/readOnly.js"
+import { analyzeShellCommand } from "../../src/shell/access.js"
+import { UNPARSABLE_SUBJECT } from "../../src/shell/commands.js"
 import { detectSelfKillCommand } from "../../src/shell/selfKill.js"
 import { blockedSleepMessage, detectBlockedSleep, detectBlockedSleepPattern } from "../../src/shell/sleep.js"
 import { tryParseCommandLine } from "../../src/shell/commandLine.js"
@@ -110,7 +112,8 @@ describe("read-only proof", () => {
     "sed 's/a/b/w out' f", "sed -n 'w out' f", "sed -e 's/a/b/e' f", "awk '{system(\"rm x\")}' f", "awk '{print > \"f\"}' g",
     "sort -o out in", "uniq in out", "ls $(pwd)", "ls `pwd`", "cat <(ls)", "(ls)", "sudo ls", "$CMD x", "npm test",
     "echo 'unterminated", "FOO=1", "> file", "rg --pre cat x", "ls && rm x", "bash -c 'ls > out'", "bash -c 'ls' > out",
-    "cat <<EOF\n$(rm x)\nEOF", "date -s 2020-01-01", "tree -o out", "echo $((1+2))"
+    "cat <<EOF\n$(rm x)\nEOF", "date -s 2020-01-01", "tree -o out", "echo $((1+2))",
+    "sed --file=/tmp/s f", "sed -nf /tmp/s f", "awk -fprog f", "awk -l /tmp/lib.so 1", "awk --load=x 1", "awk -E prog f", "file -f names"
   ]
   for (const c of readOnly) it(`allows ${JSON.stringify(c)}`, () => assert.isTrue(isReadOnlyCommand(c)))
   for (const c of notReadOnly) it(`asks for ${JSON.stringify(c)}`, () => assert.isFalse(isReadOnlyCommand(c)))
@@ -194,13 +197,13 @@ describe("command structure", () => {
   })
 })
 
-describe("permissionSubjects", () => {
-  it("splits a command line into its simple commands and substitutions", async () => {
-    const { permissionSubjects, UNPARSABLE_SUBJECT } = await import("../../src/shell/commands.js")
-    assert.deepStrictEqual(permissionSubjects("git status; rm -rf ~"), ["git status", "rm -rf ~"])
-    assert.deepStrictEqual(permissionSubjects("ls | grep x && echo done"), ["ls", "grep x", "echo done"])
-    assert.deepStrictEqual(permissionSubjects("bash -c 'git log | head'"), ["git log", "head"])
-    assert.includeMembers([...permissionSubjects("git log $(rm -rf /)")], ["rm -rf /"])
-    assert.deepStrictEqual(permissionSubjects("echo 'unterminated"), [UNPARSABLE_SUBJECT])
+describe("permission subjects", () => {
+  const subjects = (source: string) => analyzeShellCommand(source, { cwd: "/w", root: "/w", home: "/home/u" }).subjects
+  it("splits a command line into its simple commands and substitutions", () => {
+    assert.deepStrictEqual(subjects("git status; rm -rf ~"), ["git status", "rm -rf ~"])
+    assert.deepStrictEqual(subjects("ls | grep x && echo done"), ["ls", "grep x", "echo done"])
+    assert.deepStrictEqual(subjects("bash -c 'git log | head'"), ["git log", "head"])
+    assert.includeMembers([...subjects("git log $(rm -rf /)")], ["rm -rf /"])
+    assert.deepStrictEqual(subjects("echo 'unterminated"), [UNPARSABLE_SUBJECT])
   })
 })
