@@ -23,7 +23,7 @@ import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import { Session } from "../session/session.js"
 import type { LiveOutput } from "../tool/tool.js"
-import { type CaptureLimits, type CapturedOutput, OutputCapture } from "./capture.js"
+import { type CaptureLimits, type CapturedOutput, OutputCapture, type SpillBudget } from "./capture.js"
 import { settingsInEffect, ShellConfig, type ShellSettings } from "./config.js"
 import { findTaggedPids, killProcessTree, PROCESS_TAG_VARIABLE, signalPids } from "../process/tree.js"
 import { Screen } from "./screen.js"
@@ -43,6 +43,8 @@ export interface RunRequest {
   readonly timeoutMs: number
   /** Directory for the spill file of a large output (created 0700 when needed). */
   readonly spillDir: string
+  /** The session's disk budget the spill file draws on. */
+  readonly spillBudget?: SpillBudget | undefined
   /** Live output, at most once per `liveIntervalMs` (ANSI for a PTY, plain text otherwise). */
   readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
 }
@@ -171,7 +173,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   const run = Effect.fn("ProcessHost.run")(function*(request: RunRequest) {
     const tag = yield* nextTag
     const info = yield* backend
-    const capture = new OutputCapture(limits, spillPathIn(request.spillDir))
+    const capture = new OutputCapture(limits, spillPathIn(request.spillDir), { budget: request.spillBudget })
     let screen: Screen | undefined
     let dirty = false
     const onData = (chunk: Buffer) => {

@@ -219,3 +219,47 @@ describe("MCP gateway: an upstream's invalid response", () => {
       assert.deepStrictEqual(nonJsonRpcLines(serve.lines), [])
     }), 60_000)
 })
+
+/** Every file under `dir`, relative, with its size. */
+const filesUnder = (dir: string): Array<{ readonly name: string; readonly size: number }> =>
+  fs.existsSync(dir)
+    ? (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<fs.Dirent>)
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const full = path.join(entry.parentPath, entry.name)
+        return { name: path.relative(dir, full), size: fs.statSync(full).size }
+      })
+    : []
+
+describe("serve door: nothing left behind in the state dir", () => {
+  it.live("a shell spill file draws on the session cap and is removed with the session; saved outputs stay", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      const state = yield* tempDir()
+      const cap = 4 * 1024 * 1024
+      const serve = yield* rawServe(["--root", root, "--state-dir", state], { TOOLWRIGHT_MAX_SESSION_OUTPUT_BYTES: String(cap) })
+      const outputs = path.join(state, "outputs")
+      const shell = (command: string) =>
+        Effect.promise(() => serve.request("tools/call", { name: "run_shell_command", arguments: { command } }))
+
+      // 60,000 characters: cut and saved whole as a kept output.
+      const saved = (yield* shell("head -c 60000 /dev/zero | tr '\\0' 's'"))["result"]
+      assert.notStrictEqual(saved.isError, true, JSON.stringify(saved).slice(0, 1000))
+      const kept = filesUnder(outputs)
+      assert.strictEqual(kept.length, 1, JSON.stringify(kept))
+
+      // 12 MiB of output: spilled, but only up to what is left of the session cap.
+      const spilled = (yield* shell("yes 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01 | head -c 12582912"))["result"]
+      assert.include(textOf(spilled), "discarded")
+      const during = filesUnder(outputs)
+      const spill = during.find((f) => f.name !== kept[0]!.name)!
+      assert.isDefined(spill, JSON.stringify(during))
+      assert.strictEqual(spill.size + kept[0]!.size, cap, JSON.stringify(during))
+
+      // The session ends (the host closes stdin): the spill file goes, the saved output stays.
+      serve.child.stdin.end()
+      assert.strictEqual(yield* Effect.promise(() => serve.exited), 0)
+      assert.include(serve.stderr(), "stdin closed")
+      assert.deepStrictEqual(filesUnder(outputs), kept)
+    }), 60_000)
+})
