@@ -98,6 +98,7 @@ export const shellSession = (options: {
   readonly root?: string
   /** Runs when the approver is asked, before it answers. */
   readonly onAsk?: () => void
+  readonly outputLimits?: SessionLayer.SessionOptions["outputLimits"]
 } = {}) =>
   Effect.gen(function*() {
     const root = options.root ?? makeDir("tw-root-")
@@ -109,7 +110,8 @@ export const shellSession = (options: {
       stateDir,
       tools: shellFactories,
       ...(options.mode ? { mode: options.mode } : {}),
-      ...(options.rules ? { rules: options.rules } : {})
+      ...(options.rules ? { rules: options.rules } : {}),
+      ...(options.outputLimits ? { outputLimits: options.outputLimits } : {})
     }).pipe(
       Layer.provide(Layer.succeed(Approver, Approver.of({
         confirm: (request) => Effect.andThen(Effect.sync(() => options.onAsk?.()), recording.approver.confirm(request))
