@@ -84,6 +84,8 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
     debouncedNotificationMethods: ["notifications/tools/list_changed", "notifications/prompts/list_changed"]
   })
   server = mcp
+  // Protocol trouble (a handler that threw, a response to an unknown request) is said on stderr, never swallowed.
+  mcp.onerror = (error) => void run(Effect.logWarning(`toolwright serve: ${error.message}`))
   // MCP upstreams: their prompts, their status as log notifications.
   yield* attachGateway(mcp, gateway, run)
   // Saved (offloaded) outputs as resources; a cut result links to its saved output.
