@@ -171,10 +171,11 @@ export class ServeStdioTransport implements Transport {
   }
 
   #onLine(bytes: Buffer): void {
-    const text = bytes.toString("utf8").replace(/\r$/, "")
-    if (text.trim() === "") return
     let json: unknown
     try {
+      // Decoding can fail too: past V8's longest string (~512 MiB), with a limit raised that far.
+      const text = bytes.toString("utf8").replace(/\r$/, "")
+      if (text.trim() === "") return
       json = JSON.parse(text)
     } catch (error) {
       this.#answerError(null, ErrorCode.ParseError, `Parse error: the line is not JSON (${(error as Error).message}). Send one JSON-RPC message per line.`)
@@ -191,7 +192,12 @@ export class ServeStdioTransport implements Transport {
       )
       return
     }
-    this.onmessage?.(parsed.data)
+    try {
+      this.onmessage?.(parsed.data)
+    } catch (error) {
+      // A throwing handler must not take the reader (and the session) down with it.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)))
+    }
   }
 
   #answerError(id: RequestId | null, code: number, message: string): void {
