@@ -4,7 +4,6 @@
  *
  * @since 0.1.0
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -18,7 +17,7 @@ import { type ApprovalMode, type PermissionRule, validateRule } from "../run/pol
 import * as SessionLayer from "../run/session.js"
 import { SessionInitError } from "../run/session.js"
 import { ToolRegistry } from "../registry/registry.js"
-import { serveUntilClosed } from "../serve/server.js"
+import { serveStdio } from "../serve/stdio.js"
 import { declarations, type DeclarationFormat } from "../tool/declarations.js"
 import { makeCallCommand } from "./call.js"
 import { makeRunCommand } from "./run.js"
@@ -151,7 +150,7 @@ const serve = Command.make("serve", {
   )
 }, Effect.fn("cli.serve")(function*(flags) {
   const options = yield* sessionOptions(flags)
-  yield* serveUntilClosed({ ...options, mode: flags.approval as ApprovalMode }, new StdioServerTransport())
+  yield* serveStdio({ ...options, mode: flags.approval as ApprovalMode })
 }, Effect.provideService(Logger.LogToStderr, true))).pipe(
   Command.withDescription("Serve the tools over MCP on stdin/stdout, for an MCP host (Claude Code, Qwen Code, Gemini CLI, Cursor)."),
   Command.withExamples([

@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
+import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
 import { KILL_GRACE_MS, MAX_STDIO_MESSAGE_BYTES, STDERR_TAIL_BYTES } from "./constants.js"
 
 /** Variables a local server inherits besides the SDK's defaults (HOME, LOGNAME, PATH, SHELL, TERM, USER). */
@@ -193,15 +193,28 @@ export class BoundedStdioTransport implements Transport {
 
   #onLine(line: string): void {
     if (line.trim() === "") return
-    let message: JSONRPCMessage
+    let json: unknown
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line))
+      json = JSON.parse(line)
     } catch {
-      this.#garbage++
-      this.params.onGarbage?.(line.length > 200 ? `${line.slice(0, 200)}…` : line)
+      this.#skipGarbage(line)
       return
     }
-    this.onmessage?.(message)
+    const parsed = JSONRPCMessageSchema.safeParse(json)
+    if (parsed.success) {
+      this.onmessage?.(parsed.data)
+      return
+    }
+    // An answer to one of our requests that is not a valid response: fail that request now
+    // (skipped, it would wait for the idle timeout).
+    const invalid = invalidResponse(json)
+    if (invalid !== undefined) this.onmessage?.(invalid)
+    else this.#skipGarbage(line)
+  }
+
+  #skipGarbage(line: string): void {
+    this.#garbage++
+    this.params.onGarbage?.(line.length > 200 ? `${line.slice(0, 200)}…` : line)
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -249,5 +262,38 @@ export class BoundedStdioTransport implements Transport {
       term.unref()
       kill.unref()
     })
+  }
+}
+
+/**
+ * What is wrong with a JSON-RPC answer (`jsonrpc` 2.0, an id, no method) that the schema refuses:
+ * its `result` is not an object, its `error` lacks a numeric code and a message, or it has neither.
+ */
+const responseProblem = (value: Record<string, unknown>): string => {
+  if ("result" in value && "error" in value) return "it has both a result and an error"
+  if ("result" in value) return `its result is ${describeJson(value["result"])}, not an object`
+  if ("error" in value) return `its error is ${describeJson(value["error"])}, not an object with a numeric code and a message`
+  return "it has neither a result nor an error"
+}
+
+const describeJson = (value: unknown): string =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object of the wrong shape" : `a ${typeof value}`
+
+/**
+ * An error response standing for an invalid answer to one of our requests, so that the request
+ * fails at once with what was wrong; undefined for lines that answer no request.
+ *
+ * @category parsing
+ */
+export const invalidResponse = (json: unknown): JSONRPCMessage | undefined => {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined
+  const value = json as Record<string, unknown>
+  const id = value["id"]
+  if (value["jsonrpc"] !== "2.0" || "method" in value) return undefined
+  if (typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) return undefined
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: { code: ErrorCode.InternalError, message: `the server sent an invalid response: ${responseProblem(value)}` }
   }
 }

@@ -2,7 +2,8 @@
  * `OutputStore`: the session's saved tool outputs. Full texts that truncation or the batch budget
  * cut are written to `<dir>/<toolName>_<16 hex>.output` (mode 0600, directory 0700, temp file +
  * rename), capped per file and per session, and can be listed and read back in pages of lines
- * (for the MCP resource door).
+ * (for the MCP resource door). Scratch files written beside them (shell spill files, background
+ * logs) draw on the same session cap and are removed when the session ends; saved outputs stay.
  *
  * @since 0.1.0
  */
@@ -86,6 +87,22 @@ export interface OutputStoreUsage {
   readonly maxFileBytes: number
 }
 
+/**
+ * The session's room for scratch files written synchronously beside the saved outputs (a shell
+ * command's spill file, a background command's log): each write first claims its bytes from the
+ * session cap shared with saved outputs. Scratch files are removed when the session ends.
+ *
+ * @category models
+ */
+export interface ScratchSpace {
+  /** Where scratch files go: the store's directory. */
+  readonly dir: string
+  /** Claims up to `bytes` bytes of the session cap; returns how many were granted (0 once it is spent). */
+  readonly claim: (bytes: number) => number
+  /** Gives back bytes claimed but not written. */
+  readonly release: (bytes: number) => void
+}
+
 /** Types of the {@link OutputStore} service. @category models */
 export declare namespace OutputStore {
   /** Options of {@link OutputStore.layer}. */
@@ -118,6 +135,8 @@ export declare namespace OutputStore {
     readonly usage: Effect.Effect<OutputStoreUsage>
     /** Exact length of the path `persist(toolName, …)` will produce (for `truncateToolOutput`'s `pathChars`). */
     readonly pathLength: (toolName: string) => number
+    /** Room for scratch files in the session cap; they are removed when the session ends. */
+    readonly scratch: ScratchSpace
   }
 }
 
@@ -158,15 +177,45 @@ export const pageOf = (text: string, offsetLine: number, limitLines: number) => 
 
 const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
-/** Builds the service; needs `FileSystem` and `Path`. @category constructors */
+/**
+ * Builds the service; needs `FileSystem` and `Path`. When the scope closes, everything in the
+ * directory but the saved outputs (scratch files, leftover temp files) is removed.
+ *
+ * @category constructors
+ */
 export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
   const fs = yield* FileSystem.FileSystem
   const path = yield* Path.Path
   const dir = path.resolve(options.dir)
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_OUTPUT_FILE_BYTES
   const maxSessionBytes = options.maxSessionBytes ?? DEFAULT_MAX_SESSION_OUTPUT_BYTES
-  const usedBytes = yield* Ref.make(0)
+  // Bytes of the session cap in use, saved outputs and scratch files alike. A plain counter: scratch
+  // writers claim synchronously, between their synchronous writes.
+  const budget = { used: 0 }
   const entries = yield* Ref.make<ReadonlyMap<string, PersistedOutput>>(new Map())
+
+  const scratch: ScratchSpace = {
+    dir,
+    claim: (bytes) => {
+      const granted = Math.max(0, Math.min(bytes, maxSessionBytes - budget.used))
+      budget.used += granted
+      return granted
+    },
+    release: (bytes) => {
+      budget.used -= bytes
+    }
+  }
+
+  /** Removes what the session leaves in the directory besides its saved outputs, then the directory if empty. */
+  const removeScratch = Effect.gen(function*() {
+    const kept = new Set(Array.from((yield* Ref.get(entries)).values(), (entry) => path.basename(entry.path)))
+    const names = yield* fs.readDirectory(dir)
+    for (const name of names) {
+      if (!kept.has(name)) yield* fs.remove(path.join(dir, name), { recursive: true, force: true }).pipe(Effect.ignore)
+    }
+    if (kept.size === 0) yield* fs.remove(dir, { recursive: true, force: true }).pipe(Effect.ignore)
+  }).pipe(Effect.ignore)
+  yield* Effect.addFinalizer(() => removeScratch)
 
   // The directory is made on the first save, and again if a write finds it gone.
   const dirMade = yield* Ref.make(false)
@@ -234,8 +283,12 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
           `The output of ${toolName} is ${bytes} bytes, over the ${maxFileBytes}-byte limit for one saved output, so it was not saved to a file.`
       })
     }
-    const before = yield* Ref.modify(usedBytes, (used): [{ readonly ok: boolean; readonly used: number }, number] =>
-      used + bytes > maxSessionBytes ? [{ ok: false, used }, used] : [{ ok: true, used }, used + bytes])
+    const before = yield* Effect.sync(() => {
+      const used = budget.used
+      if (used + bytes > maxSessionBytes) return { ok: false, used }
+      budget.used += bytes
+      return { ok: true, used }
+    })
     if (!before.ok) {
       return yield* new SessionBudgetExhausted({
         toolName,
@@ -250,7 +303,7 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
     return { toolName, id, target: path.join(dir, `${id}.output`), temp: path.join(dir, `.${id}.output.tmp`), bytes } satisfies Slot
   })
 
-  const release = (bytes: number) => Ref.update(usedBytes, (used) => used - bytes)
+  const release = (bytes: number) => Effect.sync(() => scratch.release(bytes))
 
   /**
    * Writes a claimed slot; a failure gives the room back and removes the temp file. Runs to its end
@@ -348,14 +401,15 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
     get,
     list: Effect.map(Ref.get(entries), (map) => Array.from(map.values())),
     read,
-    usage: Effect.map(Ref.get(usedBytes), (used) => ({ usedBytes: used, maxSessionBytes, maxFileBytes })),
-    pathLength: (toolName) => path.join(dir, `${safeToolName(toolName)}_${"0".repeat(ID_HEX_CHARS)}.output`).length
+    usage: Effect.sync(() => ({ usedBytes: budget.used, maxSessionBytes, maxFileBytes })),
+    pathLength: (toolName) => path.join(dir, `${safeToolName(toolName)}_${"0".repeat(ID_HEX_CHARS)}.output`).length,
+    scratch
   })
 })
 
 /** The session's store of saved tool outputs. @category services */
 export class OutputStore extends Context.Service<OutputStore, OutputStore.Service>()("toolwright/output/OutputStore") {
-  /** A store writing under `options.dir`; needs `FileSystem` and `Path` (e.g. `NodeServices.layer`). */
+  /** A store writing under `options.dir`; needs `FileSystem` and `Path` (e.g. `NodeServices.layer`). Its scratch files go with the layer. */
   static readonly layer = (
     options: OutputStore.Options
   ): Layer.Layer<OutputStore, never, FileSystem.FileSystem | Path.Path> => Layer.effect(OutputStore, make(options))

@@ -109,7 +109,11 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
         }).pipe(Effect.mapError((e) => new SessionInitError({ message: e.message })))
       ),
       FileReadCache.layer(options.readEvidence ? { readEvidence: options.readEvidence } : {}),
-      OutputStore.layer({ dir: outputDir }).pipe(Layer.provide(platform)),
+      OutputStore.layer({
+        dir: outputDir,
+        maxFileBytes: outputLimits.maxOutputFileBytes,
+        maxSessionBytes: outputLimits.maxSessionOutputBytes
+      }).pipe(Layer.provide(platform)),
       platform
     )
     const factories = [...(options.builtins === false ? [] : builtinFactories), ...(options.tools ?? [])]

@@ -12,6 +12,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import * as Stream from "effect/Stream"
 import { McpGateway } from "../mcp/service.js"
 import { attachGateway, gatewayCapabilities, withPendingReminder } from "../mcp/serveBridge.js"
@@ -23,7 +24,10 @@ import { Scheduler } from "../run/scheduler.js"
 import { BackgroundShells } from "../shell/background.js"
 import * as SessionLayer from "../run/session.js"
 import { toMcp } from "../tool/declarations.js"
+import { InvalidToolParams } from "../tool/errors.js"
+import type { CallResult } from "../tool/outcome.js"
 import type { ConfirmationOutcome } from "../tool/permission.js"
+import { exceedsDepth, tooDeepMessage } from "./argumentDepth.js"
 import { toCallToolResult } from "./content.js"
 import { elicitingApprover } from "./elicitation.js"
 import { registerOutputResources, withOutputLinks } from "./outputResources.js"
@@ -65,7 +69,9 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   let server: Server | undefined
   const approver = elicitingApprover(() => server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval" })
   const context = yield* Layer.build(SessionLayer.layer(options).pipe(Layer.provide(Layer.succeed(Approver, approver))))
-  const run = Effect.runPromiseWith(context)
+  // Calls run on their own fibers, outside the caller's references: stdout is the MCP stream, so
+  // their logs (a defect's included) go to stderr.
+  const run = Effect.runPromiseWith(Context.add(context, Logger.LogToStderr, true))
 
   const registry = Context.get(context, ToolRegistry)
   const scheduler = Context.get(context, Scheduler)
@@ -78,6 +84,8 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
     debouncedNotificationMethods: ["notifications/tools/list_changed", "notifications/prompts/list_changed"]
   })
   server = mcp
+  // Protocol trouble (a handler that threw, a response to an unknown request) is said on stderr, never swallowed.
+  mcp.onerror = (error) => void run(Effect.logWarning(`toolwright serve: ${error.message}`))
   // MCP upstreams: their prompts, their status as log notifications.
   yield* attachGateway(mcp, gateway, run)
   // Saved (offloaded) outputs as resources; a cut result links to its saved output.
@@ -87,10 +95,15 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   mcp.setRequestHandler(ListToolsRequestSchema, () =>
     run(Effect.map(registry.declarations, (list) => ({ tools: list.map(toMcp) }))))
 
+  // Arguments nested past MAX_ARGUMENT_DEPTH are refused before any decoding (which recurses).
+  const runCall = (callId: string, name: string, args: Record<string, unknown>): Effect.Effect<CallResult> =>
+    exceedsDepth(args)
+      ? Effect.succeed({ _tag: "Failure", callId, name, code: InvalidToolParams.code, message: tooDeepMessage(name), display: tooDeepMessage(name) })
+      : scheduler.runOne({ callId, name, args })
   let nextCallId = 0
   mcp.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     run(
-      scheduler.runOne({ callId: `mcp-${++nextCallId}`, name: request.params.name, args: request.params.arguments ?? {} }).pipe(
+      runCall(`mcp-${++nextCallId}`, request.params.name, request.params.arguments ?? {}).pipe(
         Effect.flatMap((result) =>
           withOutputLinks(store, result, toCallToolResult(result)).pipe(
             Effect.tap(({ linked }) => linked > 0 ? Effect.ignore(Effect.tryPromise(() => mcp.sendResourceListChanged())) : Effect.void),

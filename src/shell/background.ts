@@ -178,10 +178,14 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
   const writeOut = (rt: Runtime, text: string) => {
     if (rt.fd === undefined || rt.capped || text.length === 0) return
     let bytes = Buffer.from(text, "utf8")
-    const over = rt.written + bytes.length > cap
+    // The log draws on the session's disk budget too (shared with saved outputs and spill files).
+    const capRoom = cap - rt.written
+    const granted = store.scratch.claim(Math.min(bytes.length, capRoom))
+    const over = granted < bytes.length
     if (over) {
-      let end = cap - rt.written
+      let end = granted
       while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--
+      store.scratch.release(granted - end)
       bytes = bytes.subarray(0, end)
     }
     try {
@@ -189,7 +193,10 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
       rt.written += bytes.length
       if (over) {
         rt.capped = true
-        fs.writeSync(rt.fd, `\n[Output exceeded the maximum captured size of ${cap} bytes; later output was discarded.]\n`)
+        const why = granted >= capRoom
+          ? `the maximum captured size of ${cap} bytes`
+          : "the session's disk budget for outputs"
+        fs.writeSync(rt.fd, `\n[Output exceeded ${why}; later output was discarded.]\n`)
       }
     } catch {
       // the disk is full or the file is gone: stop writing

@@ -41,6 +41,17 @@ export interface CaptureLimits {
   readonly tailChars: number
 }
 
+/**
+ * Room for spill bytes beyond a capture's own cap (the session's disk budget): bytes are claimed
+ * before they are written; what is not granted is discarded and counted.
+ *
+ * @category models
+ */
+export interface SpillBudget {
+  readonly claim: (bytes: number) => number
+  readonly release: (bytes: number) => void
+}
+
 /** The spill file of a capture. @category models */
 export interface SpillFile {
   /** Absent when the file could not be created (see `error`). */
@@ -99,9 +110,16 @@ export class OutputCapture {
   #discarded = 0
   #failed: string | undefined
 
-  constructor(limits: CaptureLimits, spillPath: () => string, options: { readonly carriageReturn?: CarriageReturnMode } = {}) {
+  readonly #budget: SpillBudget | undefined
+
+  constructor(
+    limits: CaptureLimits,
+    spillPath: () => string,
+    options: { readonly carriageReturn?: CarriageReturnMode; readonly budget?: SpillBudget | undefined } = {}
+  ) {
     this.#limits = limits
     this.#spillPath = spillPath
+    this.#budget = options.budget
     this.#decoder = new PlainTextDecoder(options)
     this.#plain = makePlainScanner()
   }
@@ -265,11 +283,15 @@ export class OutputCapture {
       this.#discarded += bytes.length
       return
     }
+    // The session's budget may grant less than the capture's own cap leaves.
+    const wanted = Math.min(bytes.length, room)
+    const granted = this.#budget === undefined ? wanted : this.#budget.claim(wanted)
     let slice = bytes
-    if (bytes.length >= room) {
-      let end = room
+    if (bytes.length >= room || granted < bytes.length) {
+      let end = granted
       // never cut a UTF-8 sequence in text mode
       if (!this.#binary && end < bytes.length) while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--
+      this.#budget?.release(granted - end)
       slice = bytes.subarray(0, end)
       this.#discarded += bytes.length - end
       this.#full = true

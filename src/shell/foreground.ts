@@ -77,7 +77,8 @@ export const runForeground = Effect.fnUntraced(function*(request: ForegroundRequ
     command: request.command,
     cwd: request.cwd,
     timeoutMs: request.timeoutMs,
-    spillDir: store.dir,
+    spillDir: store.scratch.dir,
+    spillBudget: store.scratch,
     onOutput: request.onOutput,
     unsandboxed: request.unsandboxed
   })

@@ -34,7 +34,7 @@ import { Session } from "../session/session.js"
 import { Workspace } from "../session/workspace.js"
 import type { SandboxUnavailable } from "../tool/errors.js"
 import type { LiveOutput } from "../tool/tool.js"
-import { type CaptureLimits, type CapturedOutput, OutputCapture } from "./capture.js"
+import { type CaptureLimits, type CapturedOutput, OutputCapture, type SpillBudget } from "./capture.js"
 import { settingsInEffect, ShellConfig, type ShellSettings } from "./config.js"
 import { findTaggedPids, killProcessTree, PROCESS_TAG_VARIABLE, signalPids } from "../process/tree.js"
 import { Screen } from "./screen.js"
@@ -54,6 +54,8 @@ export interface RunRequest {
   readonly timeoutMs: number
   /** Directory for the spill file of a large output (created 0700 when needed). */
   readonly spillDir: string
+  /** The session's disk budget the spill file draws on. */
+  readonly spillBudget?: SpillBudget | undefined
   /** Live output, at most once per `liveIntervalMs` (ANSI for a PTY, plain text otherwise). */
   readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
   /** Run this one command outside the sandbox (a person approved it). */
@@ -238,7 +240,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
     const tag = yield* nextTag
     const info = yield* backend
-    const capture = new OutputCapture(limits, spillPathIn(request.spillDir))
+    const capture = new OutputCapture(limits, spillPathIn(request.spillDir), { budget: request.spillBudget })
     let screen: Screen | undefined
     let dirty = false
     const onData = (chunk: Buffer) => {

@@ -17,6 +17,8 @@ import * as Library from "../../src/index.js"
 import * as EffectAi from "../../src/serve/effectAi.js"
 import { DEFAULT_MAX_STEPS } from "../../src/serve/effectAi.js"
 import { DEFAULT_PAGE_LINES } from "../../src/serve/outputResources.js"
+import { MAX_ARGUMENT_DEPTH } from "../../src/serve/argumentDepth.js"
+import { MAX_SERVE_MESSAGE_BYTES } from "../../src/serve/stdioTransport.js"
 import { TOOL_ERROR_CODES } from "../../src/tool/errors.js"
 import * as OutputConstants from "../../src/output/constants.js"
 import { MIN_PREVIEW_CHARS } from "../../src/output/pipeline.js"
@@ -85,6 +87,8 @@ describe("docs/limits.md", () => {
     MAX_ENTRIES,
     MAX_SYMLINK_HOPS,
     DEFAULT_MAX_EDIT_FILE_BYTES,
+    MAX_SERVE_MESSAGE_BYTES,
+    MAX_ARGUMENT_DEPTH,
     MAX_MEDIA_BYTES,
     MAX_PDF_PAGES_PER_READ,
     DEFAULT_HISTORY_MAX_ENTRIES: History.DEFAULT_HISTORY_MAX_ENTRIES,

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import { Effect } from "effect"
+import { DEFAULT_OUTPUT_LIMITS } from "../../src/output/config.js"
 import type { CallSuccess } from "../../src/tool/outcome.js"
 import { call, codeOf, ptyLoads, textOf, withSession } from "./helpers.js"
 
@@ -9,8 +10,9 @@ const GIB = 1024 * 1024 * 1024
 describe("a 1 GiB output flood", () => {
   // Pipes, not the PTY: the kernel's PTY moves a flood at ~30 MB/s here (a bare node-pty read
   // included), while pipes do 1 GiB in seconds. The capture path (and its memory bound) is the same.
+  // The spill file draws on the session's output budget (500 MiB by default): this session has room for it.
   it.live("completes with bounded memory and persists the full output", () =>
-    withSession({ settings: { pty: "off" } }, () =>
+    withSession({ settings: { pty: "off" }, outputLimits: { ...DEFAULT_OUTPUT_LIMITS, maxSessionOutputBytes: 2 * GIB } }, () =>
       Effect.gen(function*() {
         globalThis.gc?.()
         const baseline = process.memoryUsage().rss

@@ -108,6 +108,7 @@ export const shellSession = (options: {
   /** Runs when the approver is asked, before it answers. */
   readonly onAsk?: () => void
   readonly sandbox?: SandboxOptions
+  readonly outputLimits?: SessionLayer.SessionOptions["outputLimits"]
 } = {}) =>
   Effect.gen(function*() {
     const root = options.root ?? makeDir("tw-root-")
@@ -120,7 +121,8 @@ export const shellSession = (options: {
       tools: shellFactories,
       ...(options.mode ? { mode: options.mode } : {}),
       ...(options.rules ? { rules: options.rules } : {}),
-      ...(options.sandbox ? { sandbox: options.sandbox } : {})
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+      ...(options.outputLimits ? { outputLimits: options.outputLimits } : {})
     }).pipe(
       Layer.provide(Layer.succeed(Approver, Approver.of({
         confirm: (request) => Effect.andThen(Effect.sync(() => options.onAsk?.()), recording.approver.confirm(request))
