@@ -180,6 +180,8 @@ export interface Tally {
   crashes: number
   /** The slowest answer, ms. */
   maxMs: number
+  /** Wall time of the category, ms (when measured). */
+  wallMs: number
   codes: Record<string, number>
 }
 
@@ -193,6 +195,7 @@ export const emptyTally = (): Tally => ({
   escapes: 0,
   crashes: 0,
   maxMs: 0,
+  wallMs: 0,
   codes: {}
 })
 
@@ -222,7 +225,8 @@ export const writeReport = (file: string, tallies: Record<string, Tally>): strin
     // Printed on purpose: the suite's figures, for docs/security.md.
     process.stdout.write(
       `[abuse] ${file}/${category}: attempts=${t.attempts} ok=${t.ok} typed=${t.typed} untyped=${t.untyped} ` +
-        `protocol=${t.protocol} hangs=${t.hangs} escapes=${t.escapes} crashes=${t.crashes} maxMs=${t.maxMs}\n`
+        `protocol=${t.protocol} hangs=${t.hangs} escapes=${t.escapes} crashes=${t.crashes} maxMs=${t.maxMs}` +
+        (t.wallMs > 0 ? ` wallMs=${t.wallMs}` : "") + "\n"
     )
   }
   return target
