@@ -224,3 +224,55 @@ describe("abuse: path spellings outside the root × every path-taking tool", () 
       assert.isTrue(a.alive())
     }), 120_000)
 })
+
+describe("abuse: output resource URIs (the serve door's resources/read)", () => {
+  it.live("crafted toolwright://output/ URIs name no file: a typed MCP error, nothing outside is read", () =>
+    Effect.gen(function*() {
+      const a = yield* arena()
+      const name = path.basename(a.outside)
+      const uris = [
+        `toolwright://output/..%2F..%2F${name}%2Fsecret.txt`,
+        `toolwright://output/../../${name}/secret.txt`,
+        `toolwright://output/${encodeURIComponent(`${a.outside}/secret.txt`)}`,
+        "toolwright://output/..",
+        "toolwright://output/.",
+        "toolwright://output/%2e%2e",
+        "toolwright://output/%00",
+        "toolwright://output/%E0%A4%A",
+        "toolwright://output/__proto__",
+        "toolwright://output/constructor",
+        "toolwright://output/x?offset=-1",
+        "toolwright://output/x?offset=1e400&limit=0",
+        "toolwright://output/x?path=/etc/passwd",
+        `toolwright://output/${"a".repeat(100_000)}`,
+        `file://${a.outside}/secret.txt`,
+        "file:///proc/self/environ",
+        `${a.outside}/secret.txt`,
+        ""
+      ]
+      const tally = emptyTally()
+      const answers = yield* Effect.all(
+        uris.map((uri) =>
+          Effect.promise(async (): Promise<Answer> => {
+            const started = performance.now()
+            try {
+              const result = await a.client.readResource({ uri }, { timeout: 5_000 })
+              const text = JSON.stringify(result)
+              return { name: "resources/read", args: uri, kind: "ok", code: undefined, text, ms: performance.now() - started }
+            } catch (error) {
+              const text = error instanceof Error ? error.message : String(error)
+              // An MCP error answer (resource not found, invalid params) is the typed refusal here.
+              const typed = /MCP error -32002|MCP error -32602/.test(text)
+              return { name: "resources/read", args: uri, kind: typed ? "typed" : /timed out/i.test(text) ? "hang" : "untyped", code: text.match(/MCP error (-\d+)/)?.[1], text, ms: performance.now() - started }
+            }
+          })
+        ),
+        { concurrency: 4 }
+      )
+      for (const answer of answers) count(tally, answer)
+      writeReport("abuse-resources", { "output-resource-uris": tally })
+      const bad = answers.filter((answer) => answer.kind !== "typed" || answer.text.includes(CANARY))
+      assert.strictEqual(bad.length, 0, describeAnswers(bad))
+      assert.isTrue(a.alive())
+    }), 60_000)
+})
