@@ -299,6 +299,7 @@ describe("abuse: a fuzzer of typed and hostile argument sets over every tool", (
       const pings: Array<Answer> = []
       let seed = SEED
       for (const [name, schema] of [...schemas].sort(([x], [y]) => x.localeCompare(y))) {
+        if (pings.some((ping) => ping.kind !== "ok")) break
         const tally = (tallies[name] = emptyTally())
         const sets = fc.sample(argumentSets(a, schema), { numRuns: RUNS, seed: seed++ })
         const started = Date.now()
@@ -317,9 +318,15 @@ describe("abuse: a fuzzer of typed and hostile argument sets over every tool", (
             }
           }
           const ping = yield* a.call("list_directory", { path: "." }, 10_000)
+          if (process.env.TW_ABUSE_PROGRESS) {
+            fs.appendFileSync(process.env.TW_ABUSE_PROGRESS, `${name} ${start} ${Date.now() - started}ms ping=${ping.kind} slow=${JSON.stringify(answers.filter((x) => x.ms > 2_000).map((x) => [Math.round(x.ms), x.kind, JSON.stringify(x.args).slice(0, 160)]))}\n`)
+          }
           pings.push(ping)
-          if (!a.alive()) tally.crashes++
-          if (!a.alive()) break
+          // A server that died or stopped answering ends the run: every later call would only time out.
+          if (!a.alive() || ping.kind !== "ok") {
+            tally.crashes++
+            break
+          }
         }
         tally.wallMs = Date.now() - started
       }

@@ -97,3 +97,42 @@ describe("abuse: file names that forge output lines", () => {
       assert.strictEqual(forgedLines.length, 0, `forged lines shown:\n${describeAnswers(forgedLines)}`)
     }), 60_000)
 })
+
+describe("abuse: patterns too large to compile, as tool params", () => {
+  it.live("grep_search pattern and glob, glob pattern, list_directory ignore: typed answers, the server keeps answering", () =>
+    Effect.gen(function*() {
+      const huge = "ab\n".repeat(30_000)
+      const cases = [
+        ["grep_search", { pattern: "needle", glob: huge }],
+        ["grep_search", { pattern: huge }],
+        ["grep_search", { pattern: `(${"a|".repeat(30_000)}b)` }],
+        ["glob", { pattern: huge }],
+        ["glob", { pattern: `{${"a,".repeat(30_000)}b}` }],
+        ["list_directory", { path: ".", ignore: [huge] }]
+      ] as const
+      const tally = emptyTally()
+      // One server per case: a call that wedges the server must not hide what the next one does.
+      const results = yield* Effect.forEach(cases, ([tool, args]) =>
+        Effect.scoped(Effect.gen(function*() {
+          const a = yield* arena()
+          fs.writeFileSync(path.join(a.root, "b.txt"), "needle\n")
+          // 10 s: the bound the search room promises for any search (its own timeout is 7 s).
+          const answer = yield* a.call(tool, args, 10_000)
+          const ping = yield* a.call("read_file", { file_path: "b.txt", offset: 0, limit: 1 }, 5_000)
+          return { answer, ping, alive: a.alive() }
+        })), { concurrency: 3 })
+      for (const { alive, answer } of results) {
+        count(tally, answer)
+        tally.crashes += alive ? 0 : 1
+      }
+      writeReport("abuse-huge-patterns", { "huge-pattern-params": tally })
+      const bad = results.filter(({ alive, answer, ping }) => !alive || ping.kind !== "ok" || untypedOrLost(answer))
+      assert.strictEqual(
+        bad.length,
+        0,
+        bad.map(({ alive, answer, ping }) =>
+          `${describeAnswers([{ ...answer, text: answer.text.slice(-160) }])}\n   then read_file → ${ping.kind}${alive ? "" : " (server died)"}`
+        ).join("\n")
+      )
+    }), 90_000)
+})
