@@ -6,7 +6,10 @@
  * `unhandled_exception`), no request may be lost or hang, nothing outside the root changes, and the
  * server still answers a `list_directory` after each batch.
  *
- * `TW_ABUSE_FUZZ_RUNS` sets the argument sets per tool (default 150), `TW_ABUSE_FUZZ_SEED` the seed.
+ * Each tool runs against a server of its own (two at a time), so a call that kills or wedges a
+ * server stops only that tool's run. `TW_ABUSE_FUZZ_RUNS` sets the argument sets per tool (default
+ * 150), `TW_ABUSE_FUZZ_SEED` the seed, `TW_ABUSE_PROGRESS=FILE` appends a line per batch (its time
+ * and its slow calls) to FILE.
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
@@ -31,7 +34,7 @@ import {
 
 const RUNS = Number(process.env.TW_ABUSE_FUZZ_RUNS ?? 150)
 const SEED = Number(process.env.TW_ABUSE_FUZZ_SEED ?? 20261203)
-const BATCH = 50
+const BATCH = 25
 
 interface JsonSchema {
   readonly type?: string
@@ -268,7 +271,7 @@ const argumentSets = (a: Arena, schema: JsonSchema): fc.Arbitrary<unknown> => {
   )
 }
 
-/** Reveals every deferred tool (through `tool_search`) and returns every tool's input schema. */
+/** Every tool's input schema (deferred tools revealed through `tool_search`), and which were deferred. */
 const allSchemas = (a: Arena) =>
   Effect.gen(function*() {
     const first = yield* Effect.promise(() => a.client.listTools())
@@ -276,77 +279,91 @@ const allSchemas = (a: Arena) =>
     const deferred = [...instructions.matchAll(/^- "([a-z_]+)":/gm)].map((m) => m[1]!)
     for (const name of deferred) yield* a.call("tool_search", { query: `select:${name}` })
     const listed = deferred.length === 0 ? first : yield* Effect.promise(() => a.client.listTools())
-    return new Map(listed.tools.map((tool) => [tool.name, tool.inputSchema as JsonSchema]))
+    return { schemas: new Map(listed.tools.map((tool) => [tool.name, tool.inputSchema as JsonSchema])), deferred: new Set(deferred) }
   })
+
+/** Seeds a root with a text file and a notebook the fuzzer aims at, both read (so edits can land). */
+const seedRoot = (a: Arena) =>
+  Effect.gen(function*() {
+    fs.writeFileSync(path.join(a.root, "seed.txt"), "seed line\nneedle line\n")
+    fs.writeFileSync(
+      path.join(a.root, "seed.ipynb"),
+      JSON.stringify({ cells: [{ cell_type: "code", id: "c1", source: ["x = 1"], metadata: {}, outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 })
+    )
+    fs.mkdirSync(path.join(a.root, "fz"))
+    yield* a.call("read_file", { file_path: "seed.txt" })
+    yield* a.call("read_file", { file_path: "seed.ipynb" })
+  })
+
+const isBad = (answer: Answer) =>
+  answer.kind === "untyped" || answer.kind === "protocol" || answer.kind === "hang" || answer.text.includes(CANARY)
+
+/**
+ * Fuzzes one tool against a server of its own, so that a call that kills or wedges the server
+ * costs only that tool's run: it stops there (counted as a crash), the other tools go on.
+ */
+const fuzzTool = (name: string, schema: JsonSchema, deferred: boolean, seed: number) =>
+  Effect.scoped(Effect.gen(function*() {
+    const a = yield* arena()
+    yield* seedRoot(a)
+    if (deferred) yield* a.call("tool_search", { query: `select:${name}` })
+    const before = snapshot(a.outside)
+    const tally = emptyTally()
+    const bad: Array<Answer> = []
+    const sets = fc.sample(argumentSets(a, schema), { numRuns: RUNS, seed })
+    const started = Date.now()
+    for (let start = 0; start < sets.length; start += BATCH) {
+      const answers = yield* Effect.all(
+        sets.slice(start, start + BATCH).map((args) => a.call(name, args, 10_000)),
+        { concurrency: 8 }
+      )
+      for (const answer of answers) {
+        count(tally, answer)
+        if (isBad(answer)) bad.push(answer)
+      }
+      const ping = yield* a.call("list_directory", { path: "." }, 10_000)
+      if (process.env.TW_ABUSE_PROGRESS) {
+        const slow = answers.filter((x) => x.ms > 2_000).map((x) => [Math.round(x.ms), x.kind, JSON.stringify(x.args).slice(0, 160)])
+        fs.appendFileSync(process.env.TW_ABUSE_PROGRESS, `${name} ${start} ${Date.now() - started}ms ping=${ping.kind} slow=${JSON.stringify(slow)}\n`)
+      }
+      // A server that died or stopped answering ends this tool's run: every later call would only time out.
+      if (!a.alive() || ping.kind !== "ok") {
+        tally.crashes++
+        bad.push({ ...ping, name: `${ping.name} (ping after a batch of ${name})` })
+        break
+      }
+    }
+    tally.wallMs = Date.now() - started
+    const changed = changedEntries(before, snapshot(a.outside))
+    tally.escapes += changed.length
+    return { name, tally, bad, changed }
+  }))
 
 describe("abuse: a fuzzer of typed and hostile argument sets over every tool", () => {
   it.live(`${RUNS} argument sets per tool: no crash, no untyped error, no hang, the server still answers`, () =>
     Effect.gen(function*() {
-      const a = yield* arena()
-      fs.writeFileSync(path.join(a.root, "seed.txt"), "seed line\nneedle line\n")
-      fs.writeFileSync(
-        path.join(a.root, "seed.ipynb"),
-        JSON.stringify({ cells: [{ cell_type: "code", id: "c1", source: ["x = 1"], metadata: {}, outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 })
-      )
-      fs.mkdirSync(path.join(a.root, "fz"))
-      const before = snapshot(a.outside)
-      const schemas = yield* allSchemas(a)
-      yield* a.call("read_file", { file_path: "seed.txt" })
-      yield* a.call("read_file", { file_path: "seed.ipynb" })
-
+      const { deferred, schemas } = yield* Effect.scoped(Effect.flatMap(arena(), allSchemas))
+      const tools = [...schemas].sort(([x], [y]) => x.localeCompare(y))
+      const runs = yield* Effect.forEach(tools, ([name, schema], i) => fuzzTool(name, schema, deferred.has(name), SEED + i), {
+        concurrency: 2
+      })
       const tallies: Record<string, Tally> = {}
-      const bad: Array<Answer> = []
-      const pings: Array<Answer> = []
-      let seed = SEED
-      for (const [name, schema] of [...schemas].sort(([x], [y]) => x.localeCompare(y))) {
-        if (pings.some((ping) => ping.kind !== "ok")) break
-        const tally = (tallies[name] = emptyTally())
-        const sets = fc.sample(argumentSets(a, schema), { numRuns: RUNS, seed: seed++ })
-        const started = Date.now()
-        for (let start = 0; start < sets.length; start += BATCH) {
-          const answers = yield* Effect.all(
-            sets.slice(start, start + BATCH).map((args) => a.call(name, args, 20_000)),
-            { concurrency: 8 }
-          )
-          for (const answer of answers) {
-            if (process.env.TW_ABUSE_DEBUG && answer.code === process.env.TW_ABUSE_DEBUG) {
-              console.log(name, JSON.stringify(answer.args).slice(0, 200), "→", answer.text.slice(0, 200))
-            }
-            count(tally, answer)
-            if (answer.kind === "untyped" || answer.kind === "protocol" || answer.kind === "hang" || answer.text.includes(CANARY)) {
-              bad.push(answer)
-            }
-          }
-          const ping = yield* a.call("list_directory", { path: "." }, 10_000)
-          if (process.env.TW_ABUSE_PROGRESS) {
-            fs.appendFileSync(process.env.TW_ABUSE_PROGRESS, `${name} ${start} ${Date.now() - started}ms ping=${ping.kind} slow=${JSON.stringify(answers.filter((x) => x.ms > 2_000).map((x) => [Math.round(x.ms), x.kind, JSON.stringify(x.args).slice(0, 160)]))}\n`)
-          }
-          pings.push(ping)
-          // A server that died or stopped answering ends the run: every later call would only time out.
-          if (!a.alive() || ping.kind !== "ok") {
-            tally.crashes++
-            break
-          }
-        }
-        tally.wallMs = Date.now() - started
-      }
-      const changed = changedEntries(before, snapshot(a.outside))
       const total = emptyTally()
-      for (const t of Object.values(tallies)) {
+      for (const { name, tally: t } of runs) {
+        tallies[name] = t
         for (const key of ["attempts", "ok", "typed", "untyped", "protocol", "hangs", "escapes", "crashes"] as const) total[key] += t[key]
         total.maxMs = Math.max(total.maxMs, t.maxMs)
         total.wallMs += t.wallMs
         for (const [code, n] of Object.entries(t.codes)) total.codes[code] = (total.codes[code] ?? 0) + n
       }
-      total.escapes += changed.length
       writeReport("abuse-fuzz", { total, ...tallies })
+      const bad = runs.flatMap((run) => run.bad)
       // The failing argument sets in full, to reproduce them with `toolwright call`.
       fs.writeFileSync(path.join(reportDir, "abuse-fuzz-failures.json"), JSON.stringify(bad, null, 2) + "\n")
 
-      assert.deepStrictEqual(changed, [], "files outside the root changed")
-      assert.isTrue(a.alive(), "the server died")
-      assert.strictEqual(bad.length, 0, `${bad.length} of ${total.attempts} calls:\n${describeAnswers(bad, 20)}`)
-      assert.isTrue(pings.every((ping) => ping.kind === "ok"), describeAnswers(pings.filter((ping) => ping.kind !== "ok")))
       assert.isAtLeast(schemas.size, 16)
+      assert.deepStrictEqual(runs.flatMap((run) => run.changed), [], "files outside the root changed")
+      assert.strictEqual(bad.length, 0, `${bad.length} of ${total.attempts} calls:\n${describeAnswers(bad, 20)}`)
+      assert.strictEqual(total.crashes, 0, `servers died or stopped answering: ${runs.filter((r) => r.tally.crashes > 0).map((r) => r.name).join(", ")}`)
     }), 300_000)
 })

@@ -150,11 +150,6 @@ describe("abuse: path spellings outside the root × every path-taking tool", () 
       tally.escapes += changed.length
       tally.crashes += a.alive() ? 0 : 1
       const bad = answers.filter(({ answer, spelling }) => broken(answer, spelling.reach))
-      if (process.env.TW_ABUSE_DEBUG) {
-        for (const { answer, spelling } of answers) {
-          if (answer.code === process.env.TW_ABUSE_DEBUG) console.log(answer.name, spelling.label, JSON.stringify(answer.args).slice(0, 150), answer.text.slice(0, 300))
-        }
-      }
       writeReport("abuse-paths", { "path-spellings": tally })
 
       assert.deepStrictEqual(changed, [], "files outside the root changed")
