@@ -104,16 +104,13 @@ const systemSpellings: ReadonlyArray<Spelling> = [
 /** The path-taking tools, each as a function of the spelling to the arguments of one call. */
 const pathCalls: ReadonlyArray<{ readonly tool: string; readonly args: (p: string) => Record<string, unknown> }> = [
   { tool: "read_file", args: (p) => ({ file_path: p }) },
-  { tool: "read_file", args: (p) => ({ file_path: p, offset: 0, limit: 5 }) },
   { tool: "edit", args: (p) => ({ file_path: p, old_string: "needle line", new_string: "PWNED by edit" }) },
   { tool: "edit", args: (p) => ({ file_path: p, old_string: "", new_string: "PWNED by edit create" }) },
   { tool: "write_file", args: (p) => ({ file_path: p, content: "PWNED by write_file" }) },
   { tool: "notebook_edit", args: (p) => ({ notebook_path: p, cell_id: "c1", new_source: "PWNED" }) },
-  { tool: "notebook_edit", args: (p) => ({ notebook_path: p, edit_mode: "insert", new_source: "PWNED" }) },
   { tool: "grep_search", args: (p) => ({ pattern: "needle|CANARY", path: p }) },
   { tool: "glob", args: (p) => ({ pattern: "**/*", path: p }) },
   { tool: "list_directory", args: (p) => ({ path: p }) },
-  { tool: "list_directory", args: (p) => ({ path: p, file_filtering_options: { respect_git_ignore: false } }) },
   {
     tool: "run_shell_command",
     args: (p) => ({ command: "cat * .* 2>/dev/null; touch pwned-by-shell; pwd", directory: p })
@@ -121,7 +118,7 @@ const pathCalls: ReadonlyArray<{ readonly tool: string; readonly args: (p: strin
 ]
 
 /** Outside targets: files, directories, a notebook, and names that do not exist yet (for creation). */
-const targets = ["secret.txt", "secret file.txt", "dir", "dir/inner.txt", "notebook.ipynb", "home/.ssh", "home/.ssh/id_rsa", "", "new-file.txt", "newdir/new.txt"]
+const targets = ["secret.txt", "secret file.txt", "dir", "notebook.ipynb", "home/.ssh/id_rsa", "newdir/new.txt"]
 
 /** Runs effects `concurrency` at a time, in order. */
 const runAll = <A>(effects: ReadonlyArray<Effect.Effect<A>>, concurrency = 12) => Effect.all(effects, { concurrency })
