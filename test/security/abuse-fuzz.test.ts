@@ -365,5 +365,5 @@ describe("abuse: a fuzzer of typed and hostile argument sets over every tool", (
       assert.deepStrictEqual(runs.flatMap((run) => run.changed), [], "files outside the root changed")
       assert.strictEqual(bad.length, 0, `${bad.length} of ${total.attempts} calls:\n${describeAnswers(bad, 20)}`)
       assert.strictEqual(total.crashes, 0, `servers died or stopped answering: ${runs.filter((r) => r.tally.crashes > 0).map((r) => r.name).join(", ")}`)
-    }), 300_000)
+    }), 300_000 + RUNS * 2_000)
 })
