@@ -94,6 +94,13 @@ const FIND_BANNED = ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fls", "-
 
 const GIT_BRANCH_LISTING = new Set(["-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--list", "-l", "--show-current", "--no-color", "--color", "--sort", "--format", "--column", "--no-column"])
 
+/**
+ * A table's own entry for a name the command line chose: a plain index would also find what every
+ * object inherits (`constructor`, `toString`, `__proto__`), so a program named that would count as read-only.
+ */
+const ownEntry = <V>(table: Readonly<Record<string, V>>, key: string): V | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined
+
 /** `git` subcommands that only read, with the options that would make them write. */
 const GIT_READ_ONLY: Record<string, ArgsCheck> = {
   status: always,
@@ -129,7 +136,7 @@ const gitReadOnly: ArgsCheck = (args) => {
     else break
   }
   const sub = args[i]?.text
-  const check = sub === undefined ? undefined : GIT_READ_ONLY[sub]
+  const check = sub === undefined ? undefined : ownEntry(GIT_READ_ONLY, sub)
   return check !== undefined && check(args.slice(i + 1))
 }
 
@@ -215,7 +222,7 @@ export const invocationReadOnly = (inv: Invocation): boolean => {
   if (!inv.wrappers.every((w) => TRANSPARENT_WRAPPERS.has(w))) return false
   const root = inv.argv[0]!
   if (root.expands || root.substitutions.length > 0) return false
-  const check = READ_ONLY_PROGRAMS[programName(root.text)]
+  const check = ownEntry(READ_ONLY_PROGRAMS, programName(root.text))
   return check !== undefined && check(inv.argv.slice(1))
 }
 
@@ -290,14 +297,14 @@ export const readOperands = (inv: Invocation): ReadonlyArray<ReadOperand> => {
   const out: Array<ReadOperand> = inv.wrappers.includes("xargs") ? ["unknown"] : []
   if (NO_FILE_OPERANDS.has(name)) return out
   const program = name === "egrep" || name === "fgrep" ? "grep" : name === "ripgrep" ? "rg" : name
-  const scriptOptions = SCRIPT_OPTIONS[program] ?? new Set<string>()
+  const scriptOptions = ownEntry(SCRIPT_OPTIONS, program) ?? new Set<string>()
   const args = inv.argv.slice(1)
   let scriptGiven = args.some((w) => scriptOptions.has(w.text) && ["-e", "--expression", "--regexp"].includes(w.text))
     || args.some((w) => /^--(?:expression|regexp|file)=/.test(w.text) || w.text === "-f" || w.text === "--file")
   if (args.some((w) => NAMES_FROM_FILE.test(w.text))) out.push("unknown")
   if (name === "sed" && sedScripts(args).some((script) => scanSedScript(script).reads)) out.push("unknown")
   if (name === "awk" && args.some((w) => AWK_PICKS_FILES.test(w.text))) out.push("unknown")
-  if (FOLLOWS_LINKS[program]?.(args) === true) out.push("unknown")
+  if (ownEntry(FOLLOWS_LINKS, program)?.(args) === true) out.push("unknown")
   if (/^(?:md5sum|sha1sum|sha256sum)$/.test(name) && args.some((w) => w.text === "-c" || w.text === "--check" || /^-[a-z]*c/.test(w.text))) out.push("unknown")
   let operandsOnly = false
   for (let i = 0; i < args.length; i++) {
