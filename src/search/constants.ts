@@ -24,6 +24,12 @@ export const MAX_GLOB_COLLECTED_ENTRIES = MAX_FILE_COUNT * 10
 /** Glob: files modified within this window sort first, newest first. @category constants */
 export const RECENCY_THRESHOLD_MS = 24 * 60 * 60 * 1000
 
+/**
+ * Glob: most patterns a pattern's `{…}` groups may expand into (`{a,b}{c,d}` is 4). Past it the
+ * call fails as `invalid_tool_params` before anything is expanded. @category constants
+ */
+export const MAX_GLOB_BRACE_EXPANSIONS = 1_024
+
 /** list_directory: most entries shown (`MAX_ENTRY_COUNT`). @category constants */
 export const MAX_ENTRY_COUNT = 100
 

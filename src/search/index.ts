@@ -13,6 +13,7 @@ export {
   GREP_MAX_OUTPUT_CHARS,
   MAX_ENTRY_COUNT,
   MAX_FILE_COUNT,
+  MAX_GLOB_BRACE_EXPANSIONS,
   MAX_GLOB_COLLECTED_ENTRIES,
   MAX_SEARCH_FILE_BYTES,
   RECENCY_THRESHOLD_MS,
@@ -49,6 +50,7 @@ export {
   type ListEntry,
   matchesIgnoreGlob
 } from "./listDirectory.js"
+export { countBraceExpansions, validateBraceExpansion } from "./braces.js"
 export { compileGrepPattern, type CompiledPattern, validateGrepPattern } from "./regex/compile.js"
 export {
   GREP_BACKEND_CHOICES,
