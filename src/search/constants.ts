@@ -36,6 +36,14 @@ export const MAX_ENTRY_COUNT = 100
 /** Grep: files larger than this are skipped by every backend (`rg --max-filesize 20M`). @category constants */
 export const MAX_SEARCH_FILE_BYTES = 20 * 1024 * 1024
 
+/**
+ * Grep: wall-clock budget of one `grep_search` call (every root, every backend, the JS engine's
+ * regex worker included). Past it the search is interrupted (processes killed, worker terminated)
+ * and the call fails as `execution_timeout`. A real tree search takes well under a second with
+ * ripgrep; what runs this long is a backtracking pattern or a pathological file. @category constants
+ */
+export const GREP_TIMEOUT_MS = 7_000
+
 /** Directory names never searched or globbed (version-control metadata). @category constants */
 export const DEFAULT_EXCLUDED_NAMES: ReadonlySet<string> = new Set([".git", ".hg", ".svn"])
 

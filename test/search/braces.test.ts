@@ -1,8 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import micromatch from "micromatch"
+import { createRequire } from "node:module"
 import { MAX_GLOB_BRACE_EXPANSIONS } from "../../src/search/constants.js"
 import { countBraceExpansions, validateBraceExpansion } from "../../src/search/braces.js"
 import { validateGlobPattern } from "../../src/search/glob.js"
+
+// micromatch (fast-glob's matcher, the one that expands) has no bundled types
+const micromatch = createRequire(import.meta.url)("micromatch") as {
+  readonly braces: (pattern: string, options: { readonly expand: boolean }) => ReadonlyArray<string>
+}
 
 describe("brace expansion count", () => {
   it.each([

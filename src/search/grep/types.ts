@@ -47,6 +47,12 @@ export interface GrepResult {
   readonly engine: GrepBackendName
   /** Why the chosen backend handed the query to the JS engine, when it did. */
   readonly fallbackReason?: string
+  /**
+   * Files over `MAX_SEARCH_FILE_BYTES` that were not searched, as far as the backend can tell: all of
+   * them for the JS engine and a file root, those with a matching line for git grep and grep, none
+   * for ripgrep in a tree (its `--max-filesize` skips them silently).
+   */
+  readonly skippedLargeFiles?: ReadonlyArray<string>
 }
 
 /** A grep engine. @category models */

@@ -13,8 +13,8 @@ import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../../output/config.js"
 import { FileReadCache } from "../../session/readCache.js"
 import { Workspace } from "../../session/workspace.js"
-import { defineTool, GrepExecutionError, Kind, PathParam, textResult } from "../../tool/index.js"
-import { GREP_MAX_OUTPUT_CHARS } from "../constants.js"
+import { defineTool, ExecutionTimeout, GrepExecutionError, Kind, PathParam, textResult } from "../../tool/index.js"
+import { GREP_MAX_OUTPUT_CHARS, GREP_TIMEOUT_MS } from "../constants.js"
 import { formatGrepResult, type SearchLocation, type SearchOutput } from "../grep/format.js"
 import { grepSearch } from "../grep/search.js"
 import { makeGrepBackendSelector } from "../grep/select.js"
@@ -30,7 +30,8 @@ const DESCRIPTION = `Searches the contents of files for a regular expression and
 - path: the file or directory to search (absolute, or relative to the first workspace root). Omit it to search every workspace root.
 - glob: only search files whose path matches, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.py", "!*.min.js".
 - limit: show at most this many matching lines (the output never shows more than 1000 lines or about 20000 characters; the header always gives the total).
-- Files ignored by .gitignore or .toolwrightignore, binary files, files over 20 MB and .git directories are skipped; hidden files are searched.
+- Files ignored by .gitignore or .toolwrightignore, binary files, files over 20 MB and .git directories are skipped; hidden files are searched. Symbolic links met inside a directory are not followed.
+- A search that runs longer than ${GREP_TIMEOUT_MS / 1000} s is stopped (execution_timeout): narrow the path or glob, or simplify the pattern.
 - Paths are relative to the first workspace root (absolute for other roots): pass them as they are to read_file or edit.
 - A file you have seen here counts as read: you may edit the lines shown without calling read_file first.
 - Use this instead of running grep or rg through the shell.`
@@ -67,6 +68,8 @@ export interface GrepSearchData {
   readonly fallbackReasons: ReadonlyArray<string>
   /** Files recorded as (partially) read in the session's read cache. */
   readonly filesRecordedAsRead: number
+  /** Files not searched because they are over the 20 MiB cap (as far as the backend can tell; see `GrepResult`). */
+  readonly skippedLargeFiles: ReadonlyArray<string>
 }
 
 /** Options of {@link makeGrepSearchTool}. @category models */
@@ -83,6 +86,16 @@ const validate = (p: Params): string | undefined => validateGrepPattern(p.patter
 
 const describe = (p: Params, where: string | undefined): string =>
   `'${p.pattern}'${where === undefined ? "" : ` in ${where}`}${p.glob ? ` (filter: '${p.glob}')` : ""}`
+
+/** The search did not finish within `GREP_TIMEOUT_MS`: nothing partial is returned, the model is told how to narrow it. */
+const timedOut = (p: Params) =>
+  new ExecutionTimeout({
+    message: `grep_search for '${p.pattern}' did not finish within ${GREP_TIMEOUT_MS / 1000} s and was stopped. ` +
+      `Narrow it: pass a smaller path or a glob, or simplify the pattern — nested or adjacent quantifiers over the same ` +
+      `text such as (a+)+, (.*)* or .*a.*b.* can take exponential time on long lines, and backreferences (\\1) make every ` +
+      `backend fall back to the slower JS engine.`,
+    display: `Timed out after ${GREP_TIMEOUT_MS / 1000} s.`
+  })
 
 const execError = (message: string) =>
   new GrepExecutionError({ message: `Error during grep search operation: ${message}`, display: `Error: ${message}` })
@@ -167,6 +180,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   }
                 }
                 const results = yield* Effect.forEach(roots, (root) => grepSearch(requestFor(root), force), { concurrency: 4 }).pipe(
+                  // interrupting the search kills its processes and terminates its regex worker
+                  Effect.timeoutOrElse({ duration: GREP_TIMEOUT_MS, orElse: () => Effect.fail(timedOut(params)) }),
                   Effect.catchTag("GrepExecutionError", (e) => Effect.fail(execError(e.message))),
                   Effect.catchDefect((defect) =>
                     Effect.logWarning("grep_search: search failed", defect).pipe(
@@ -176,8 +191,14 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                 )
                 const merged = mergeResults(workspace.primaryRoot, results)
                 const limits = yield* CurrentOutputLimits
+                const skippedLargeFiles = results.flatMap((r) => r.skippedLargeFiles ?? []).map((p) => displayPath(workspace.primaryRoot, p))
                 const out = formatWithin(
-                  { matches: merged.matches, totalMatches: merged.totalMatches, engine: results[0]?.engine ?? "js" },
+                  {
+                    matches: merged.matches,
+                    totalMatches: merged.totalMatches,
+                    engine: results[0]?.engine ?? "js",
+                    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: [...new Set(skippedLargeFiles)] })
+                  },
                   {
                     pattern: params.pattern,
                     location,
@@ -195,7 +216,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   truncated: out.truncated,
                   engines: results.map((r) => r.engine),
                   fallbackReasons: results.flatMap((r) => (r.fallbackReason === undefined ? [] : [r.fallbackReason])),
-                  filesRecordedAsRead: recorded
+                  filesRecordedAsRead: recorded,
+                  skippedLargeFiles
                 }
                 return textResult(out.llmContent, { display: out.display, data, resultFilePaths: out.resultFilePaths })
               })
