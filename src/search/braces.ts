@@ -81,7 +81,7 @@ export const countBraceExpansions = (pattern: string): number => scanSequence(pa
 export const validateBraceExpansion = (pattern: string): string | undefined => {
   const count = countBraceExpansions(pattern)
   if (count <= MAX_GLOB_BRACE_EXPANSIONS) return undefined
-  const shown = count > 1_000_000 ? "more than a million" : count.toLocaleString("en-US")
+  const shown = count < 1e15 ? count.toLocaleString("en-US") : "more than a quadrillion"
   return `The pattern "${pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern}" expands its {…} groups into ${shown} ` +
     `patterns (at most ${MAX_GLOB_BRACE_EXPANSIONS.toLocaleString("en-US")} are allowed). Rewrite it with fewer brace groups: ` +
     `use a wildcard where the alternatives share a shape (e.g. "*.{ts,tsx}" rather than listing names), search a narrower path, ` +

@@ -39,7 +39,7 @@ describe("brace expansion count", () => {
   it("counts twenty groups without expanding them, and huge ranges", () => {
     expect(countBraceExpansions("{a,b}".repeat(20))).toBe(2 ** 20)
     expect(countBraceExpansions("{1..100000000}")).toBe(100_000_000)
-    expect(validateGlobPattern("{a,b}".repeat(400))).toMatch(/more than a million patterns/)
-    expect(validateGlobPattern("{".repeat(100_000) + "a,b" + "}".repeat(100_000))).toMatch(/more than a million/)
+    expect(validateGlobPattern("{a,b}".repeat(400))).toMatch(/more than a quadrillion patterns/)
+    expect(validateGlobPattern("{".repeat(100_000) + "a,b" + "}".repeat(100_000))).toMatch(/more than a quadrillion/)
   })
 })
