@@ -1,0 +1,39 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Exit } from "effect"
+import { makeRegexMatcher } from "../../src/search/grep/regexWorker.js"
+import { compileGrepPattern } from "../../src/search/regex/compile.js"
+
+const compiled = (pattern: string) => {
+  const result = compileGrepPattern(pattern)
+  if (!result.ok) throw new Error(result.message)
+  return result.value.regex
+}
+
+describe("regex worker", () => {
+  it.live("answers the indices the regex matches, as RegExp.test would", () =>
+    Effect.gen(function*() {
+      const lines = ["Foo bar", "nothing", "FOO", "\u00e9t\u00e9 foo", "\udc80 foo", "", "foofoo"]
+      for (const pattern of ["foo", "^foo$", "\\bfoo\\b", "(f)o\\1?o", "(?<=t\u00e9 )foo", "[^a-z]"]) {
+        const regex = compiled(pattern)
+        const matcher = yield* makeRegexMatcher(regex)
+        const hits = yield* matcher.matchLines(lines)
+        assert.deepStrictEqual([...hits], lines.flatMap((line, i) => (regex.test(line) ? [i] : [])), pattern)
+        assert.deepStrictEqual([...(yield* matcher.matchLines([]))], [])
+      }
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("a catastrophic pattern spins in the worker: the event loop keeps ticking and interruption stops it", () =>
+    Effect.gen(function*() {
+      const matcher = yield* makeRegexMatcher(compiled("(a+)+$"))
+      let ticks = 0
+      const timer = setInterval(() => ticks++, 10)
+      const started = performance.now()
+      const exit = yield* matcher.matchLines([`${"a".repeat(40)}!`]).pipe(Effect.timeout("600 millis"), Effect.exit)
+      const elapsed = performance.now() - started
+      clearInterval(timer)
+      assert.isTrue(Exit.isFailure(exit), "2^40 steps cannot finish in 600 ms")
+      // the main thread was free: up to 60 ticks of 10 ms in 600 ms; on the main thread the regex would allow none
+      assert.isAbove(ticks, 5, `only ${ticks} timer ticks while the regex ran`)
+      assert.isBelow(elapsed, 5_000)
+    }).pipe(Effect.scoped), 30_000)
+})
