@@ -30,8 +30,7 @@ const DESCRIPTION = `Searches the contents of files for a regular expression and
 - path: the file or directory to search (absolute, or relative to the first workspace root). Omit it to search every workspace root.
 - glob: only search files whose path matches, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.py", "!*.min.js".
 - limit: show at most this many matching lines (the output never shows more than 1000 lines or about 20000 characters; the header always gives the total).
-- Files ignored by .gitignore or .toolwrightignore, binary files, files over 20 MB and .git directories are skipped; hidden files are searched. Symbolic links met inside a directory are not followed.
-- A search that runs longer than ${GREP_TIMEOUT_MS / 1000} s is stopped (execution_timeout): narrow the path or glob, or simplify the pattern.
+- Files ignored by .gitignore or .toolwrightignore, binary files, files over 20 MB and .git directories are skipped; hidden files are searched.
 - Paths are relative to the first workspace root (absolute for other roots): pass them as they are to read_file or edit.
 - A file you have seen here counts as read: you may edit the lines shown without calling read_file first.
 - Use this instead of running grep or rg through the shell.`
