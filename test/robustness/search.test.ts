@@ -13,7 +13,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { tempDir } from "../support/serve.js"
-import { errorTypeOf, serveWithEnv, textOf, withProbe } from "./serve.support.js"
+import { errorTypeOf, serveWithEnv, textOf, withProbe } from "./searchServe.support.js"
 
 const ANSWER_MS = 10_000
 const PROBE_MS = 1_000

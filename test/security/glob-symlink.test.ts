@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { errorTypeOf, serveWithEnv, textOf } from "../robustness/serve.support.js"
+import { errorTypeOf, serveWithEnv, textOf } from "../robustness/searchServe.support.js"
 import { tempDir } from "../support/serve.js"
 
 describe("search tools and links that leave the root", () => {
