@@ -37,12 +37,21 @@ export const MAX_ENTRY_COUNT = 100
 export const MAX_SEARCH_FILE_BYTES = 20 * 1024 * 1024
 
 /**
- * Grep: wall-clock budget of one `grep_search` call (every root, every backend, the JS engine's
- * regex worker included). Past it the search is interrupted (processes killed, worker terminated)
- * and the call fails as `execution_timeout`. A real tree search takes well under a second with
- * ripgrep; what runs this long is a backtracking pattern or a pathological file. @category constants
+ * Grep: wall-clock budget of one `grep_search` call (every root, every backend). Past it the search
+ * is interrupted (processes killed, regex worker terminated) and the call fails as
+ * `execution_timeout`. A tree search takes well under a second with ripgrep on an idle machine
+ * (100,000 files: 0.4 s), but 12 s on a heavily loaded one, so this is a last resort, not the
+ * guard against a backtracking pattern (that is {@link REGEX_BATCH_TIMEOUT_MS}). @category constants
  */
-export const GREP_TIMEOUT_MS = 7_000
+export const GREP_TIMEOUT_MS = 60_000
+
+/**
+ * Grep, JS engine: longest time its regex worker may take to match one batch of lines (at most
+ * 128 files or 8 MiB). An ordinary pattern needs milliseconds; one that backtracks catastrophically
+ * (`(a+)+$` on 31 characters: 2^31 steps) never finishes, and is stopped here with
+ * `execution_timeout`. @category constants
+ */
+export const REGEX_BATCH_TIMEOUT_MS = 5_000
 
 /** Directory names never searched or globbed (version-control metadata). @category constants */
 export const DEFAULT_EXCLUDED_NAMES: ReadonlySet<string> = new Set([".git", ".hg", ".svn"])

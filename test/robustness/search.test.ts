@@ -114,7 +114,7 @@ describe("search calls that used to freeze the server", () => {
           assert.match(textOf(redosCall.main.result), /^No matches found/)
         } else {
           assert.strictEqual(code, "execution_timeout", textOf(redosCall.main.result))
-          assert.include(textOf(redosCall.main.result), "simplify the pattern")
+          assert.match(textOf(redosCall.main.result), /simplify/i)
         }
         assert.isBelow(redosCall.main.ms, ANSWER_MS, `${backend}: ${Math.round(redosCall.main.ms)} ms`)
         assertProbe(redosCall.probe)

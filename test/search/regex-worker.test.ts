@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Cause, Effect, Exit } from "effect"
+import { ExecutionTimeout } from "../../src/tool/errors.js"
 import { makeRegexMatcher } from "../../src/search/grep/regexWorker.js"
 import { compileGrepPattern } from "../../src/search/regex/compile.js"
 
@@ -22,16 +23,19 @@ describe("regex worker", () => {
       }
     }).pipe(Effect.scoped), 30_000)
 
-  it.live("a catastrophic pattern spins in the worker: the event loop keeps ticking and interruption stops it", () =>
+  it.live("a catastrophic pattern spins in the worker: the event loop keeps ticking and its deadline stops it", () =>
     Effect.gen(function*() {
-      const matcher = yield* makeRegexMatcher(compiled("(a+)+$"))
+      const matcher = yield* makeRegexMatcher(compiled("(a+)+$"), 600)
       let ticks = 0
       const timer = setInterval(() => ticks++, 10)
       const started = performance.now()
-      const exit = yield* matcher.matchLines([`${"a".repeat(40)}!`]).pipe(Effect.timeout("600 millis"), Effect.exit)
+      const exit = yield* matcher.matchLines([`${"a".repeat(40)}!`]).pipe(Effect.exit)
       const elapsed = performance.now() - started
       clearInterval(timer)
       assert.isTrue(Exit.isFailure(exit), "2^40 steps cannot finish in 600 ms")
+      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+      assert.instanceOf(error, ExecutionTimeout)
+      assert.include((error as ExecutionTimeout).message, "took more than 0.6 s to match 1 line(s)")
       // the main thread was free: up to 60 ticks of 10 ms in 600 ms; on the main thread the regex would allow none
       assert.isAbove(ticks, 5, `only ${ticks} timer ticks while the regex ran`)
       assert.isBelow(elapsed, 5_000)

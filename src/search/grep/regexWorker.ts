@@ -3,8 +3,9 @@
  * 31-character line never ends, and `.*a.*b.*c` is cubic on a long line. Nothing about a
  * pattern's text makes it safe to run on the main thread, so the JS backend sends every line
  * to a worker thread that holds the compiled regex and answers with the indices that match.
- * The main thread keeps serving other calls meanwhile; interrupting the search (the grep
- * timeout, a cancelled call) terminates the worker, which stops a match in the middle. The
+ * The main thread keeps serving other calls meanwhile. A batch gets `REGEX_BATCH_TIMEOUT_MS`;
+ * past it, or when the search is interrupted (the grep timeout, a cancelled call), the worker is
+ * terminated, which stops a match in the middle. The
  * worker's heap is capped (`resourceLimits`), so a pattern that eats memory fails typed.
  *
  * The worker is a short inline script (`eval`), so it runs the same from the tsc build and
@@ -14,7 +15,8 @@
  */
 import { Worker } from "node:worker_threads"
 import * as Effect from "effect/Effect"
-import { GrepExecutionError } from "../../tool/errors.js"
+import { ExecutionTimeout, GrepExecutionError } from "../../tool/errors.js"
+import { REGEX_BATCH_TIMEOUT_MS } from "../constants.js"
 
 /** Heap cap of a regex worker (a batch of lines is at most ~2 × `REGEX_BATCH_BYTES` of UTF-16). */
 const WORKER_HEAP_MB = 256
@@ -32,7 +34,7 @@ parentPort.on("message", (lines) => {
 /** Matches lines against one regex in a worker thread. @category models */
 export interface RegexMatcher {
   /** The indices of the lines that match, ascending. */
-  readonly matchLines: (lines: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<number>, GrepExecutionError>
+  readonly matchLines: (lines: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<number>, GrepExecutionError | ExecutionTimeout>
 }
 
 const workerFailure = (error: unknown): GrepExecutionError => {
@@ -73,12 +75,23 @@ const ask = (worker: Worker, lines: ReadonlyArray<string>) =>
     return Effect.sync(cleanup)
   })
 
+/** A batch that ran past its deadline: the pattern backtracks catastrophically. */
+const tooSlow = (regex: RegExp, lines: ReadonlyArray<string>, deadlineMs: number) =>
+  new ExecutionTimeout({
+    message: `The pattern /${regex.source}/ took more than ${deadlineMs / 1000} s to match ${lines.length} line(s) and the search ` +
+      `was stopped: it backtracks catastrophically on this text. Simplify it: avoid nested or adjacent quantifiers over the same ` +
+      `text such as (a+)+, (.*)* or .*a.*b.*, and anchor or shorten what it must scan. Patterns without back-references or ` +
+      `lookaround run on ripgrep's linear-time engine when rg is installed.`,
+    display: "Pattern too slow."
+  })
+
 /**
  * A matcher for `regex` whose worker lives as long as the enclosing scope (terminated when it
- * closes, a match in progress included).
+ * closes, a match in progress included). A batch that takes longer than `deadlineMs` fails with
+ * `ExecutionTimeout` (the scope then terminates the worker).
  * @category constructors
  */
-export const makeRegexMatcher = Effect.fnUntraced(function*(regex: RegExp) {
+export const makeRegexMatcher = Effect.fnUntraced(function*(regex: RegExp, deadlineMs: number = REGEX_BATCH_TIMEOUT_MS) {
   const worker = yield* Effect.acquireRelease(
     Effect.sync(() =>
       new Worker(WORKER_SOURCE, {
@@ -93,6 +106,11 @@ export const makeRegexMatcher = Effect.fnUntraced(function*(regex: RegExp) {
   )
   // a worker with nothing pending must not keep the process alive (`ask` refs it while a batch runs)
   yield* Effect.sync(() => worker.unref())
-  const matcher: RegexMatcher = { matchLines: (lines) => (lines.length === 0 ? Effect.succeed([]) : ask(worker, lines)) }
+  const matcher: RegexMatcher = {
+    matchLines: (lines) =>
+      lines.length === 0 ? Effect.succeed([]) : ask(worker, lines).pipe(
+        Effect.timeoutOrElse({ duration: deadlineMs, orElse: () => Effect.fail(tooSlow(regex, lines, deadlineMs)) })
+      )
+  }
   return matcher
 })

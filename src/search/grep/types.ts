@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"
-import type { GrepExecutionError } from "../../tool/errors.js"
+import type { ExecutionTimeout, GrepExecutionError } from "../../tool/errors.js"
 import type { IgnoreOptions } from "../ignore/tree.js"
 
 /** The four grep engines. @category models */
@@ -58,5 +58,6 @@ export interface GrepResult {
 /** A grep engine. @category models */
 export interface GrepBackend {
   readonly name: GrepBackendName
-  readonly search: (request: GrepRequest) => Effect.Effect<GrepResult, GrepExecutionError>
+  /** Fails with `ExecutionTimeout` when the JS engine's regex worker runs past its deadline. */
+  readonly search: (request: GrepRequest) => Effect.Effect<GrepResult, GrepExecutionError | ExecutionTimeout>
 }

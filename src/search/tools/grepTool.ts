@@ -77,6 +77,8 @@ export interface GrepSearchToolOptions {
   readonly backend?: GrepBackendName | "auto"
   /** The environment to read `TOOLWRIGHT_GREP_BACKEND` from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>
+  /** Wall-clock budget of one call (default `GREP_TIMEOUT_MS`, 60 s). */
+  readonly timeoutMs?: number
 }
 
 type Params = typeof GrepSearchParams.Type
@@ -86,14 +88,14 @@ const validate = (p: Params): string | undefined => validateGrepPattern(p.patter
 const describe = (p: Params, where: string | undefined): string =>
   `'${p.pattern}'${where === undefined ? "" : ` in ${where}`}${p.glob ? ` (filter: '${p.glob}')` : ""}`
 
-/** The search did not finish within `GREP_TIMEOUT_MS`: nothing partial is returned, the model is told how to narrow it. */
-const timedOut = (p: Params) =>
+/** The search did not finish within its budget: nothing partial is returned, the model is told how to narrow it. */
+const timedOut = (p: Params, timeoutMs: number) =>
   new ExecutionTimeout({
-    message: `grep_search for '${p.pattern}' did not finish within ${GREP_TIMEOUT_MS / 1000} s and was stopped. ` +
+    message: `grep_search for '${p.pattern}' did not finish within ${timeoutMs / 1000} s and was stopped. ` +
       `Narrow it: pass a smaller path or a glob, or simplify the pattern — nested or adjacent quantifiers over the same ` +
       `text such as (a+)+, (.*)* or .*a.*b.* can take exponential time on long lines, and backreferences (\\1) make every ` +
       `backend fall back to the slower JS engine.`,
-    display: `Timed out after ${GREP_TIMEOUT_MS / 1000} s.`
+    display: `Timed out after ${timeoutMs / 1000} s.`
   })
 
 const execError = (message: string) =>
@@ -140,6 +142,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
     const cache = yield* FileReadCache
     const choice = yield* Effect.sync(() => grepBackendChoice(options.backend, options.env ?? process.env))
     const select = yield* makeGrepBackendSelector()
+    const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS
 
     return defineTool({
       name: "grep_search",
@@ -180,7 +183,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                 }
                 const results = yield* Effect.forEach(roots, (root) => grepSearch(requestFor(root), force), { concurrency: 4 }).pipe(
                   // interrupting the search kills its processes and terminates its regex worker
-                  Effect.timeoutOrElse({ duration: GREP_TIMEOUT_MS, orElse: () => Effect.fail(timedOut(params)) }),
+                  Effect.timeoutOrElse({ duration: timeoutMs, orElse: () => Effect.fail(timedOut(params, timeoutMs)) }),
                   Effect.catchTag("GrepExecutionError", (e) => Effect.fail(execError(e.message))),
                   Effect.catchDefect((defect) =>
                     Effect.logWarning("grep_search: search failed", defect).pipe(
