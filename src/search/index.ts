@@ -8,17 +8,18 @@
  *
  * @since 0.1.0
  */
+export { countBraceExpansions, validateBraceExpansion } from "./braces.js"
 export {
   DEFAULT_EXCLUDED_NAMES,
   GREP_MAX_OUTPUT_CHARS,
   GREP_TIMEOUT_MS,
-  REGEX_BATCH_TIMEOUT_MS,
   MAX_ENTRY_COUNT,
   MAX_FILE_COUNT,
   MAX_GLOB_BRACE_EXPANSIONS,
   MAX_GLOB_COLLECTED_ENTRIES,
   MAX_SEARCH_FILE_BYTES,
   RECENCY_THRESHOLD_MS,
+  REGEX_BATCH_TIMEOUT_MS,
   TOOLWRIGHT_IGNORE_FILE,
   TRUNCATE_TOOL_OUTPUT_LINES,
   TRUNCATE_TOOL_OUTPUT_THRESHOLD
@@ -52,7 +53,6 @@ export {
   type ListEntry,
   matchesIgnoreGlob
 } from "./listDirectory.js"
-export { countBraceExpansions, validateBraceExpansion } from "./braces.js"
 export { compileGrepPattern, type CompiledPattern, validateGrepPattern } from "./regex/compile.js"
 export {
   GREP_BACKEND_CHOICES,
