@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
-import { ExecutionTimeout } from "../../src/tool/errors.js"
+import { ExecutionTimeout, GrepExecutionError } from "../../src/tool/errors.js"
 import { makeRegexMatcher } from "../../src/search/grep/regexWorker.js"
 import { compileGrepPattern } from "../../src/search/regex/compile.js"
 
@@ -40,4 +40,15 @@ describe("regex worker", () => {
       assert.isAbove(ticks, 5, `only ${ticks} timer ticks while the regex ran`)
       assert.isBelow(elapsed, 5_000)
     }).pipe(Effect.scoped), 30_000)
+
+  it.live("a worker over its heap cap fails with grep_execution_error, saying to simplify the pattern", () =>
+    Effect.gen(function*() {
+      // an 8 MB heap cannot hold 64 MB of lines: the worker dies of ERR_WORKER_OUT_OF_MEMORY
+      const matcher = yield* makeRegexMatcher(compiled("x"), 30_000, 8)
+      const lines = Array.from({ length: 64 }, (_, i) => `${"y".repeat(1024 * 1024 - 1)}${i}`)
+      const exit = yield* matcher.matchLines(lines).pipe(Effect.exit)
+      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+      assert.instanceOf(error, GrepExecutionError)
+      assert.match((error as GrepExecutionError).message, /ran out of memory \(over 8 MB\) while matching\. Simplify the pattern/)
+    }).pipe(Effect.scoped), 60_000)
 })

@@ -37,17 +37,17 @@ export interface RegexMatcher {
   readonly matchLines: (lines: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<number>, GrepExecutionError | ExecutionTimeout>
 }
 
-const workerFailure = (error: unknown): GrepExecutionError => {
+const workerFailure = (error: unknown, heapMb: number): GrepExecutionError => {
   const code = (error as { readonly code?: unknown } | undefined)?.code
   const message = code === "ERR_WORKER_OUT_OF_MEMORY"
-    ? `the regular expression ran out of memory (over ${WORKER_HEAP_MB} MB) while matching. Simplify the pattern: ` +
+    ? `the regular expression ran out of memory (over ${heapMb} MB) while matching. Simplify the pattern: ` +
       `avoid nested or repeated quantifiers over the same text such as (a+)+ or (.*)*, or search a narrower path.`
     : `the regex worker failed: ${error instanceof Error ? error.message : String(error)}`
   return new GrepExecutionError({ message })
 }
 
 /** Sends one batch and waits for its answer (interruption terminates the worker through the scope). */
-const ask = (worker: Worker, lines: ReadonlyArray<string>) =>
+const ask = (worker: Worker, lines: ReadonlyArray<string>, heapMb: number) =>
   Effect.callback<ReadonlyArray<number>, GrepExecutionError>((resume) => {
     const cleanup = () => {
       worker.unref()
@@ -61,11 +61,11 @@ const ask = (worker: Worker, lines: ReadonlyArray<string>) =>
     }
     const onError = (error: unknown) => {
       cleanup()
-      resume(Effect.fail(workerFailure(error)))
+      resume(Effect.fail(workerFailure(error, heapMb)))
     }
     const onExit = (code: number) => {
       cleanup()
-      resume(Effect.fail(workerFailure(new Error(`the worker exited (code ${code})`))))
+      resume(Effect.fail(workerFailure(new Error(`the worker exited (code ${code})`), heapMb)))
     }
     worker.on("message", onMessage)
     worker.on("error", onError)
@@ -88,16 +88,21 @@ const tooSlow = (regex: RegExp, lines: ReadonlyArray<string>, deadlineMs: number
 /**
  * A matcher for `regex` whose worker lives as long as the enclosing scope (terminated when it
  * closes, a match in progress included). A batch that takes longer than `deadlineMs` fails with
- * `ExecutionTimeout` (the scope then terminates the worker).
+ * `ExecutionTimeout` (the scope then terminates the worker); one that needs more than `heapMb`
+ * of heap fails with `GrepExecutionError`.
  * @category constructors
  */
-export const makeRegexMatcher = Effect.fnUntraced(function*(regex: RegExp, deadlineMs: number = REGEX_BATCH_TIMEOUT_MS) {
+export const makeRegexMatcher = Effect.fnUntraced(function*(
+  regex: RegExp,
+  deadlineMs: number = REGEX_BATCH_TIMEOUT_MS,
+  heapMb: number = WORKER_HEAP_MB
+) {
   const worker = yield* Effect.acquireRelease(
     Effect.sync(() =>
       new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { source: regex.source, flags: regex.flags.replace(/[gy]/g, "") },
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32 },
+        resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(32, heapMb) },
         stdout: true,
         stderr: true
       })
@@ -108,7 +113,7 @@ export const makeRegexMatcher = Effect.fnUntraced(function*(regex: RegExp, deadl
   yield* Effect.sync(() => worker.unref())
   const matcher: RegexMatcher = {
     matchLines: (lines) =>
-      lines.length === 0 ? Effect.succeed([]) : ask(worker, lines).pipe(
+      lines.length === 0 ? Effect.succeed([]) : ask(worker, lines, heapMb).pipe(
         Effect.timeoutOrElse({ duration: deadlineMs, orElse: () => Effect.fail(tooSlow(regex, lines, deadlineMs)) })
       )
   }
