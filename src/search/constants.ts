@@ -53,6 +53,13 @@ export const GREP_TIMEOUT_MS = 60_000
  */
 export const REGEX_BATCH_TIMEOUT_MS = 5_000
 
+/**
+ * Grep, JS engine: heap cap of its regex worker (`resourceLimits.maxOldGenerationSizeMb`); a batch
+ * of lines is at most ~2 × 8 MiB of UTF-16 text. Past it the search fails with
+ * `grep_execution_error`. @category constants
+ */
+export const REGEX_WORKER_HEAP_MB = 256
+
 /** Directory names never searched or globbed (version-control metadata). @category constants */
 export const DEFAULT_EXCLUDED_NAMES: ReadonlySet<string> = new Set([".git", ".hg", ".svn"])
 

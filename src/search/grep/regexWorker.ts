@@ -16,10 +16,7 @@
 import { Worker } from "node:worker_threads"
 import * as Effect from "effect/Effect"
 import { ExecutionTimeout, GrepExecutionError } from "../../tool/errors.js"
-import { REGEX_BATCH_TIMEOUT_MS } from "../constants.js"
-
-/** Heap cap of a regex worker (a batch of lines is at most ~2 × `REGEX_BATCH_BYTES` of UTF-16). */
-const WORKER_HEAP_MB = 256
+import { REGEX_BATCH_TIMEOUT_MS, REGEX_WORKER_HEAP_MB } from "../constants.js"
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads")
@@ -95,7 +92,7 @@ const tooSlow = (regex: RegExp, lines: ReadonlyArray<string>, deadlineMs: number
 export const makeRegexMatcher = Effect.fnUntraced(function*(
   regex: RegExp,
   deadlineMs: number = REGEX_BATCH_TIMEOUT_MS,
-  heapMb: number = WORKER_HEAP_MB
+  heapMb: number = REGEX_WORKER_HEAP_MB
 ) {
   const worker = yield* Effect.acquireRelease(
     Effect.sync(() =>
