@@ -24,11 +24,41 @@ export const MAX_GLOB_COLLECTED_ENTRIES = MAX_FILE_COUNT * 10
 /** Glob: files modified within this window sort first, newest first. @category constants */
 export const RECENCY_THRESHOLD_MS = 24 * 60 * 60 * 1000
 
+/**
+ * Glob: most patterns a pattern's `{…}` groups may expand into (`{a,b}{c,d}` is 4). Past it the
+ * call fails as `invalid_tool_params` before anything is expanded. @category constants
+ */
+export const MAX_GLOB_BRACE_EXPANSIONS = 1_024
+
 /** list_directory: most entries shown (`MAX_ENTRY_COUNT`). @category constants */
 export const MAX_ENTRY_COUNT = 100
 
 /** Grep: files larger than this are skipped by every backend (`rg --max-filesize 20M`). @category constants */
 export const MAX_SEARCH_FILE_BYTES = 20 * 1024 * 1024
+
+/**
+ * Grep: wall-clock budget of one `grep_search` call (every root, every backend). Past it the search
+ * is interrupted (processes killed, regex worker terminated) and the call fails as
+ * `execution_timeout`. A tree search takes well under a second with ripgrep on an idle machine
+ * (100,000 files: 0.4 s), but 12 s on a heavily loaded one, so this is a last resort, not the
+ * guard against a backtracking pattern (that is {@link REGEX_BATCH_TIMEOUT_MS}). @category constants
+ */
+export const GREP_TIMEOUT_MS = 60_000
+
+/**
+ * Grep, JS engine: longest time its regex worker may take to match one batch of lines (at most
+ * 128 files or 8 MiB). An ordinary pattern needs milliseconds; one that backtracks catastrophically
+ * (`(a+)+$` on 31 characters: 2^31 steps) never finishes, and is stopped here with
+ * `execution_timeout`. @category constants
+ */
+export const REGEX_BATCH_TIMEOUT_MS = 5_000
+
+/**
+ * Grep, JS engine: heap cap of its regex worker (`resourceLimits.maxOldGenerationSizeMb`); a batch
+ * of lines is at most ~2 × 8 MiB of UTF-16 text. Past it the search fails with
+ * `grep_execution_error`. @category constants
+ */
+export const REGEX_WORKER_HEAP_MB = 256
 
 /** Directory names never searched or globbed (version-control metadata). @category constants */
 export const DEFAULT_EXCLUDED_NAMES: ReadonlySet<string> = new Set([".git", ".hg", ".svn"])

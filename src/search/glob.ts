@@ -12,6 +12,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import fg from "fast-glob"
 import { GlobExecutionError, InvalidToolParams, SearchPathNotADirectory, SearchPathNotFound } from "../tool/errors.js"
+import { validateBraceExpansion } from "./braces.js"
 import { MAX_FILE_COUNT, MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
 import { walkGlob } from "./globWalk.js"
 import { type IgnoreOptions, type IgnoreTree, isWithin, makeIgnoreTree } from "./ignore/tree.js"
@@ -38,9 +39,9 @@ export interface GlobResult {
   readonly hitCollectionLimit: boolean
 }
 
-/** The model-facing message for an empty pattern, or undefined. @category validation */
+/** The model-facing message for an empty pattern or one whose braces expand past `MAX_GLOB_BRACE_EXPANSIONS`, or undefined. @category validation */
 export const validateGlobPattern = (pattern: string): string | undefined =>
-  pattern.trim() === "" ? "The 'pattern' parameter cannot be empty." : undefined
+  pattern.trim() === "" ? "The 'pattern' parameter cannot be empty." : validateBraceExpansion(pattern)
 
 /** Recent files (modified less than `thresholdMs` ago) first, newest first; then the rest by path. @category ordering */
 export const sortFileEntries = <A extends { readonly path: string; readonly mtimeMs?: number | undefined }>(
@@ -59,11 +60,25 @@ export const sortFileEntries = <A extends { readonly path: string; readonly mtim
     return a.path.localeCompare(b.path)
   })
 
-/** True when a fast-glob entry is a file (a symlink counts when it points at one). */
-const isFileEntry = (entry: fg.Entry): boolean => {
+/** The real path of `p`, or undefined when it cannot be resolved (a dangling link). */
+const realPathOf = (p: string): string | undefined => {
+  try {
+    return fsSync.realpathSync(p)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * True when a fast-glob entry is a file: a regular file, or a symlink to a file that really lies
+ * inside `boundary` (a link out of the root is not reported: its target's mtime would leak).
+ */
+const isFileEntry = (entry: fg.Entry, boundary: string): boolean => {
   if (entry.dirent.isFile()) return true
   if (!entry.dirent.isSymbolicLink()) return false
-  return fsSync.statSync(entry.path, { throwIfNoEntry: false })?.isFile() === true
+  const real = realPathOf(entry.path)
+  if (real === undefined || !isWithin(real, boundary)) return false
+  return fsSync.statSync(real, { throwIfNoEntry: false })?.isFile() === true
 }
 
 /** True when `p` lies below the root and no ignore rule hides it. */
@@ -76,12 +91,13 @@ const globInRoot = Effect.fn("glob.root")(function*(root: string, pattern: strin
   if (tree.rootHidden) return { paths: [] as Array<string>, hitLimit: false }
   const literal = yield* Effect.sync(() => fsSync.existsSync(path.join(root, pattern)))
   const effective = literal ? fg.escapePath(pattern) : pattern
+  const boundary = yield* Effect.sync(() => realPathOf(root) ?? root)
   const paths: Array<string> = []
   const unchecked = new Set<string>()
   let hitLimit = false
-  yield* walkGlob(tree, root, effective, (entry, fromRoot) => {
+  yield* walkGlob(tree, root, effective, boundary, (entry, fromRoot) => {
     // a pattern with `..` or an absolute path can name files outside the root: never report them
-    if (!isWithin(entry.path, root) || !isFileEntry(entry)) return true
+    if (!isWithin(entry.path, root) || !isFileEntry(entry, boundary)) return true
     if (paths.length >= limit) {
       hitLimit = true
       return false

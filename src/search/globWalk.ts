@@ -75,6 +75,18 @@ const visibleEntries = (tree: IgnoreTree, directory: string): ReadonlyArray<Dire
   return entries.filter((e) => tree.classify(state, e.name, e.isDirectory()) === undefined)
 }
 
+/** The real path of a directory, or undefined when it cannot be resolved. */
+const realDirectory = (directory: string): string | undefined => {
+  try {
+    return fs.realpathSync(directory)
+  } catch {
+    return undefined
+  }
+}
+
+/** True when `p` is `dir` or lies below it. */
+const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(dir.endsWith("/") ? dir : `${dir}/`)
+
 /**
  * Walks the directories under `cwd` that the pattern can match in (ignored entries pruned), and
  * hands every matching entry (absolute path, dirent) to `onEntry` until it returns false.
@@ -82,12 +94,18 @@ const visibleEntries = (tree: IgnoreTree, directory: string): ReadonlyArray<Dire
  * checked against the ignore rules (a pattern such as `src/*.ts` starts the walk in `src`, which
  * nothing checked). Fails with what fast-glob throws for a pattern it rejects (over 65,536
  * characters, say).
+ *
+ * Links met during the walk are never descended into. A pattern's static part (`link/sub` in
+ * `link/sub/**`) is resolved by the file system, links included, so a task whose start directory
+ * really lies outside `boundary` (a real path: the search root) is skipped: `rootlink/home/**`
+ * with `rootlink -> /` lists nothing, like `path: "rootlink/home"` is refused.
  * @category walking
  */
 export const walkGlob = Effect.fnUntraced(function*(
   tree: IgnoreTree,
   cwd: string,
   pattern: string,
+  boundary: string,
   onEntry: (entry: Entry, fromRoot: boolean) => boolean
 ) {
   const settings = new FastGlobSettings({ ...OPTIONS, cwd })
@@ -96,10 +114,13 @@ export const walkGlob = Effect.fnUntraced(function*(
   for (const task of tasks) {
     const options = yield* Effect.try({ try: () => filters.optionsOf(task), catch: (e) => e })
     const basePath = options.basePath ?? ""
+    const start = filters.rootOf(task)
+    const real = yield* Effect.sync(() => realDirectory(start))
+    if (real === undefined || !inside(real, boundary)) continue
     // Depth first, children in directory order: the first files turn up after reading one directory
     // per level, where breadth first read (and filtered) every directory of the upper levels before
     // the first file of a deep tree. With a collection cap, that was most of a large tree's cost.
-    const stack: Array<Pending> = [{ directory: filters.rootOf(task), base: basePath }]
+    const stack: Array<Pending> = [{ directory: start, base: basePath }]
     let more = true
     while (more && stack.length > 0) {
       yield* Effect.sync(() => {

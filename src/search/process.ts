@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import { MAX_SEARCH_FILE_BYTES } from "./constants.js"
 
 /** A process could not be started. @category errors */
 export class ProcessError extends Data.TaggedError("ProcessError")<{
@@ -42,24 +43,56 @@ export interface RunOptions {
 const STDERR_LIMIT = 64 * 1024
 const NEWLINE = Buffer.from("\n")
 
-/** Splits a byte stream into `\n`-terminated lines; `end` flushes a last unterminated line. @category streams */
-export const makeLineSplitter = (onLine: (line: Buffer) => void): { readonly push: (chunk: Buffer) => void; readonly end: () => void } => {
-  let pending: Buffer | undefined
+/**
+ * Longest stdout line kept: a line of a file over `MAX_SEARCH_FILE_BYTES` can never be shown, so
+ * a longer one (git grep or grep printing a 200 MB one-line file) is dropped as it streams instead
+ * of being buffered whole.
+ */
+const MAX_LINE_BYTES = MAX_SEARCH_FILE_BYTES + 64 * 1024
+
+/**
+ * Splits a byte stream into `\n`-terminated lines; `end` flushes a last unterminated line. A line
+ * longer than `maxLineBytes` is dropped, not buffered.
+ * @category streams
+ */
+export const makeLineSplitter = (
+  onLine: (line: Buffer) => void,
+  maxLineBytes: number = MAX_LINE_BYTES
+): { readonly push: (chunk: Buffer) => void; readonly end: () => void } => {
+  // the unterminated tail, kept as chunks (one concat per line, not one per chunk: a long line stays linear)
+  let pending: Array<Buffer> = []
+  let pendingBytes = 0
+  let dropping = false
+  const takeLine = (last: Buffer): Buffer => {
+    const line = pending.length === 0 ? last : Buffer.concat([...pending, last])
+    pending = []
+    pendingBytes = 0
+    return line
+  }
   return {
     push: (chunk) => {
-      const data = pending === undefined ? chunk : Buffer.concat([pending, chunk])
       let start = 0
-      let nl = data.indexOf(0x0a, start)
+      let nl = chunk.indexOf(0x0a, start)
       while (nl !== -1) {
-        onLine(data.subarray(start, nl))
+        const line = takeLine(chunk.subarray(start, nl))
+        if (!dropping) onLine(line)
+        dropping = false
         start = nl + 1
-        nl = data.indexOf(0x0a, start)
+        nl = chunk.indexOf(0x0a, start)
       }
-      pending = start < data.length ? data.subarray(start) : undefined
+      if (start < chunk.length && !dropping) {
+        pending.push(chunk.subarray(start))
+        pendingBytes += chunk.length - start
+        if (pendingBytes > maxLineBytes) {
+          pending = []
+          pendingBytes = 0
+          dropping = true
+        }
+      }
     },
     end: () => {
-      if (pending !== undefined && pending.length > 0) onLine(pending)
-      pending = undefined
+      const line = takeLine(Buffer.alloc(0))
+      if (line.length > 0 && !dropping) onLine(line)
     }
   }
 }

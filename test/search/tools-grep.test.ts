@@ -242,6 +242,30 @@ describe("grep_search: errors", () => {
       }), { grep: { env: { TOOLWRIGHT_GREP_BACKEND: "fast" } } })
     }))
 
+  it.live("execution_timeout: the call's own budget, and the JS engine's per-batch regex deadline", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      write(root, "redos.txt", `${"a".repeat(40)}!\n`)
+      // the call's budget (60 s by default) at a size a test can wait for: it stops the regex worker too
+      yield* withSession([root], Effect.gen(function*() {
+        const started = performance.now()
+        const slow = failure(yield* call("grep_search", { pattern: "(a+)+$" }))
+        assert.strictEqual(slow.code, "execution_timeout")
+        assert.match(slow.message, /^grep_search for '\(a\+\)\+\$' did not finish within 0\.3 s and was stopped\. Narrow it/)
+        assert.isBelow(performance.now() - started, 5_000)
+        // the server goes on: the next search answers
+        assert.match(okText(yield* call("grep_search", { pattern: "!$" })), /^Found 1 match/)
+      }), { grep: { backend: "js", timeoutMs: 300 } })
+      // the regex deadline (REGEX_BATCH_TIMEOUT_MS, 5 s) fires first under the default budget
+      yield* withSession([root], Effect.gen(function*() {
+        const started = performance.now()
+        const slow = failure(yield* call("grep_search", { pattern: "(a+)+$" }))
+        assert.strictEqual(slow.code, "execution_timeout")
+        assert.match(slow.message, /took more than 5 s to match 1 line\(s\) and the search was stopped: it backtracks catastrophically/)
+        assert.isBelow(performance.now() - started, 10_000)
+      }), { grep: { backend: "js" } })
+    }), 30_000)
+
   it.live("a forced backend whose program is missing fails with grep_execution_error", () =>
     Effect.gen(function*() {
       const root = yield* tempDir()

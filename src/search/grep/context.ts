@@ -90,13 +90,17 @@ export const fileVisible = (context: SearchContext, rel: string): boolean => {
   return context.tree.reasonFor(rel, false) === undefined
 }
 
-/** True when the path is a regular file of searchable size without a NUL byte. @category filtering */
-export const isSearchableTextFile = async (abs: string): Promise<boolean> => {
+/** What a file a backend reported is: searchable text, over the size cap, or something else (a link, binary, gone). */
+const inspectFile = async (abs: string): Promise<"Text" | "TooLarge" | "Other"> => {
   const stat = await fsp.lstat(abs).catch(() => undefined)
-  if (stat === undefined || !stat.isFile() || stat.size > MAX_SEARCH_FILE_BYTES) return false
+  if (stat === undefined || !stat.isFile()) return "Other"
+  if (stat.size > MAX_SEARCH_FILE_BYTES) return "TooLarge"
   const bytes = await fsp.readFile(abs).catch(() => undefined)
-  return bytes !== undefined && !bytes.includes(0)
+  return bytes !== undefined && !bytes.includes(0) ? "Text" : "Other"
 }
+
+/** True when the path is a regular file of searchable size without a NUL byte. @category filtering */
+export const isSearchableTextFile = async (abs: string): Promise<boolean> => (await inspectFile(abs)) === "Text"
 
 /** Orders matches by path (code unit order), then line. @category ordering */
 export const compareMatches = (a: GrepMatch, b: GrepMatch): number =>
@@ -119,16 +123,22 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
     readonly visibilityChecked?: boolean
     readonly engine: GrepBackendName
     readonly fallbackReason?: string
+    /** Absolute paths of files the backend skipped for their size. */
+    readonly skippedLargeFiles?: ReadonlyArray<string>
   }
 ) {
   const absOf = (rel: string) => (context.fileName !== undefined ? context.request.root : path.join(context.dir, rel))
   let files = [...raw.files.keys()]
   if (options.visibilityChecked !== true) files = files.filter((rel) => fileVisible(context, rel))
+  const skippedLargeFiles = [...(options.skippedLargeFiles ?? [])]
   if (options.inspect) {
-    const searchable = yield* Effect.forEach(files, (rel) => Effect.promise(() => isSearchableTextFile(absOf(rel))), {
+    const searchable = yield* Effect.forEach(files, (rel) => Effect.promise(() => inspectFile(absOf(rel))), {
       concurrency: 16
     })
-    files = files.filter((_, i) => searchable[i])
+    files.forEach((rel, i) => {
+      if (searchable[i] === "TooLarge") skippedLargeFiles.push(absOf(rel))
+    })
+    files = files.filter((_, i) => searchable[i] === "Text")
   }
   files.sort() // code unit order, like `a < b`, without a comparator call per pair
   const matches: Array<GrepMatch> = []
@@ -147,7 +157,8 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
     matches,
     totalMatches,
     engine: options.engine,
-    ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason })
+    ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason }),
+    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: skippedLargeFiles.sort() })
   }
   return result
 })

@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { TRUNCATE_TOOL_OUTPUT_LINES, TRUNCATE_TOOL_OUTPUT_THRESHOLD } from "../constants.js"
+import { MAX_SEARCH_FILE_BYTES, TRUNCATE_TOOL_OUTPUT_LINES, TRUNCATE_TOOL_OUTPUT_THRESHOLD } from "../constants.js"
 import type { GrepResult } from "./types.js"
 
 /** Where a search ran, as the header names it. @category models */
@@ -51,14 +51,26 @@ export const describeGrepLocation = (location: SearchLocation): string =>
     ? `across ${location.directories} workspace directories`
     : "in the workspace directory"
 
+/** Skipped files named in a trailer at most. */
+const SKIPPED_SHOWN = 5
+
+/** The trailer naming files not searched for their size (empty when none). */
+const skippedTrailer = (files: ReadonlyArray<string>): string => {
+  if (files.length === 0) return ""
+  const names = files.slice(0, SKIPPED_SHOWN).join(", ") + (files.length > SKIPPED_SHOWN ? `, and ${files.length - SKIPPED_SHOWN} more` : "")
+  return `\n---\n[Not searched: ${files.length} ${files.length === 1 ? "file" : "files"} over ${MAX_SEARCH_FILE_BYTES / 1024 / 1024} MiB ` +
+    `(${names}). To look inside one, read a part with read_file (offset/limit) or run rg or grep on it with run_shell_command.]`
+}
+
 /** Formats a grep result for the model (header, `path:line:text` lines, caps, trailer). @category formatting */
 export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions): SearchOutput => {
   const where = describeGrepLocation(options.location)
   const filter = options.glob ? ` (filter: "${options.glob}")` : ""
   const total = result.totalMatches
+  const skipped = skippedTrailer(result.skippedLargeFiles ?? [])
   if (total === 0) {
     return {
-      llmContent: `No matches found for pattern "${options.pattern}" ${where}${filter}.`,
+      llmContent: `No matches found for pattern "${options.pattern}" ${where}${filter}.${skipped}`,
       display: "No matches found",
       resultFilePaths: [],
       truncated: false,
@@ -97,7 +109,7 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
     llmContent += `\n---\n[${omitted} ${omitted === 1 ? "line" : "lines"} truncated] ...`
   }
   return {
-    llmContent: llmContent.trim(),
+    llmContent: llmContent.trim() + skipped,
     display: `Found ${total} ${term}${truncated ? " (truncated)" : ""}`,
     resultFilePaths: [...new Set(shown)],
     truncated,

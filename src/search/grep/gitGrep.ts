@@ -7,18 +7,21 @@
  *
  * Binary files are searched as text (`-a`, so `.gitattributes` cannot hide text files) and
  * dropped by the shared post-filter, which also applies `.toolwrightignore`, the glob, the
- * size cap and the symlink rule. The pattern is emitted as PCRE (`-P`). git's ERE engine
+ * size cap and the symlink rule. git grep has no size limit of its own: files over the cap are
+ * found first (`largeFiles.ts`) and excluded by exact path. The pattern is emitted as PCRE (`-P`). git's ERE engine
  * (glibc `regexec`) takes quadratic time on long lines (seconds for one 20 kB minified line), so
  * a git built without PCRE hands every query to the JS engine instead, saying so in the result.
  *
  * @since 0.1.0
  */
+import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/errors.js"
 import { probeExitCode, runProcess, searchEnv } from "../process.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
 import { addRawMatch, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"
+import { findLargeFiles } from "./largeFiles.js"
 import type { GrepBackend, GrepRequest } from "./types.js"
 
 const GIT_CONFIG = [
@@ -36,7 +39,7 @@ const parseGitLine = (raw: RawMatches, line: Buffer): void => {
   addRawMatch(raw, decodeLossy(line.subarray(0, a)), lineNumber, decodeLossy(stripLineEnding(line.subarray(b + 1))))
 }
 
-const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchContext, source: string) {
+const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchContext, source: string, large: ReadonlyArray<string>) {
   const tree = context.tree
   const excludeStandard =
     context.request.ignore.gitignore && tree.insideWorkTree && !tree.rootGitIgnored && context.fileName === undefined
@@ -45,6 +48,7 @@ const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchConte
     "--no-color", "-n", "-z", "-a", "-i", "-P", "-e", source
   ]
   if (context.fileName !== undefined) args.push("--", `:(literal)${context.fileName}`)
+  else if (large.length > 0) args.push("--", ".", ...large.map((rel) => `:(exclude,literal)${rel}`))
   const raw = makeRawMatches(context.keep)
   const exit = yield* runProcess("git", args, { cwd: context.dir, env: searchEnv(), onLine: (l) => parseGitLine(raw, l) }).pipe(
     Effect.mapError((e) => new GrepExecutionError({ message: e.message }))
@@ -58,7 +62,8 @@ export const searchWithGitGrep = Effect.fn("grep.git-grep")(function*(request: G
   if (!pcre) return yield* searchWithJs(context, { from: "git-grep", reason: "git was built without PCRE support" })
   const emitted = context.compiled.emit("pcre")
   if (emitted._tag === "Unsupported") return yield* searchWithJs(context, { from: "git-grep", reason: emitted.reason })
-  const { exit, raw } = yield* runGitGrep(context, emitted.source)
+  const large = yield* findLargeFiles(context)
+  const { exit, raw } = yield* runGitGrep(context, emitted.source, large)
   if (exit.exitCode === 128 && /regex|pcre|pattern|parenthes|bracket|repetition/i.test(exit.stderr)) {
     return yield* searchWithJs(context, { from: "git-grep", reason: `git grep rejected the translated pattern: ${exit.stderr.trim()}` })
   }
@@ -66,7 +71,11 @@ export const searchWithGitGrep = Effect.fn("grep.git-grep")(function*(request: G
     const detail = exit.stderr.trim() || `exit code ${String(exit.exitCode ?? exit.signal)}`
     return yield* new GrepExecutionError({ message: `git grep failed: ${detail}` })
   }
-  return yield* finalizeMatches(context, raw, { inspect: true, engine: "git-grep" })
+  return yield* finalizeMatches(context, raw, {
+    inspect: true,
+    engine: "git-grep",
+    skippedLargeFiles: large.map((rel) => path.join(context.dir, rel))
+  })
 })
 
 /** The `git grep` backend, or a `GrepExecutionError` when git is not on PATH. @category constructors */

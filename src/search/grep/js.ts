@@ -1,8 +1,10 @@
 /**
  * The pure JS grep backend: walks the tree itself and matches every line with the canonical
  * JavaScript regex. It is also where every other backend falls back when its regex dialect
- * cannot express a query exactly. Files are read synchronously in small batches (far faster
- * than one thread-pool round trip per file), yielding to other fibers between batches.
+ * cannot express a query exactly. Files are read and split into lines synchronously in small
+ * batches (far faster than one thread-pool round trip per file); the lines are matched in a
+ * worker thread (`regexWorker.ts`), because a backtracking regex can take any time on a line,
+ * and the event loop must keep serving other calls.
  *
  * @since 0.1.0
  */
@@ -13,34 +15,93 @@ import { MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { forEachLine } from "../text.js"
 import { walkFiles } from "../walk.js"
 import { addRawMatch, fileVisible, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
+import { makeRegexMatcher, type RegexMatcher } from "./regexWorker.js"
 import type { GrepBackend, GrepBackendName } from "./types.js"
 
-/** Reads a regular file of searchable size (undefined when it is not one or cannot be read). */
-const readSearchable = (abs: string): Buffer | undefined => {
+type Readout =
+  | { readonly _tag: "Text"; readonly bytes: Buffer }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "Skip" }
+
+/** Reads a regular file of searchable size; `TooLarge` past the cap, `Skip` when it is not a regular file or cannot be read. */
+const readSearchable = (abs: string): Readout => {
   let fd: number | undefined
   try {
-    fd = fs.openSync(abs, "r")
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then skipped as not a regular file)
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
     const stat = fs.fstatSync(fd)
-    return stat.isFile() && stat.size <= MAX_SEARCH_FILE_BYTES ? fs.readFileSync(fd) : undefined
+    if (!stat.isFile()) return { _tag: "Skip" }
+    if (stat.size > MAX_SEARCH_FILE_BYTES) return { _tag: "TooLarge" }
+    return { _tag: "Text", bytes: fs.readFileSync(fd) }
   } catch {
-    return undefined
+    return { _tag: "Skip" }
   } finally {
     if (fd !== undefined) fs.closeSync(fd)
   }
 }
 
-/** Searches one file, adding its matching lines to `raw`. */
-const searchFile = (context: SearchContext, raw: RawMatches, rel: string, abs: string): void => {
-  const bytes = readSearchable(abs)
-  if (bytes === undefined || bytes.includes(0)) return
-  const regex = context.compiled.regex
-  forEachLine(bytes, (line, matchText, displayText) => {
-    if (regex.test(matchText)) addRawMatch(raw, rel, line, displayText)
-  })
+/** Files searched per batch, and bytes read per batch: one worker round trip each. */
+const BATCH_FILES = 128
+const BATCH_BYTES = 8 * 1024 * 1024
+
+/** The lines of a batch of files, ready for the worker: every line, and each file's first line index. */
+interface Batch {
+  readonly lines: Array<string>
+  /** Display text where it differs from the matched text (invalid UTF-8), by line index. */
+  readonly display: Map<number, string>
+  readonly files: Array<{ readonly rel: string; readonly first: number }>
 }
 
-/** Files searched per synchronous batch; the fiber yields between batches so other work keeps running. */
-const BATCH = 128
+/** Reads files from `queue[from]` until a batch is full; returns the batch and where the next one starts. */
+const readBatch = (
+  queue: ReadonlyArray<{ readonly rel: string; readonly abs: string }>,
+  from: number,
+  tooLarge: Array<string>
+): { readonly batch: Batch; readonly next: number } => {
+  const batch: Batch = { lines: [], display: new Map(), files: [] }
+  let bytesRead = 0
+  let i = from
+  for (; i < queue.length && i - from < BATCH_FILES && bytesRead < BATCH_BYTES; i++) {
+    const { abs, rel } = queue[i]!
+    const readout = readSearchable(abs)
+    if (readout._tag === "TooLarge") tooLarge.push(abs)
+    if (readout._tag !== "Text" || readout.bytes.includes(0)) continue
+    bytesRead += readout.bytes.length
+    batch.files.push({ rel, first: batch.lines.length })
+    forEachLine(readout.bytes, (_line, matchText, displayText) => {
+      if (displayText !== matchText) batch.display.set(batch.lines.length, displayText)
+      batch.lines.push(matchText)
+    })
+  }
+  return { batch, next: i }
+}
+
+/** Adds the matching lines of a batch to `raw` (`hits` ascending). */
+const collectHits = (raw: RawMatches, batch: Batch, hits: ReadonlyArray<number>): void => {
+  let file = 0
+  for (const hit of hits) {
+    while (file + 1 < batch.files.length && batch.files[file + 1]!.first <= hit) file++
+    const { rel, first } = batch.files[file]!
+    addRawMatch(raw, rel, hit - first + 1, batch.display.get(hit) ?? batch.lines[hit]!)
+  }
+}
+
+/** Searches the files in batches: read and split here, match in the worker, yield between batches. */
+const searchFiles = Effect.fnUntraced(function*(
+  matcher: RegexMatcher,
+  raw: RawMatches,
+  queue: ReadonlyArray<{ readonly rel: string; readonly abs: string }>,
+  tooLarge: Array<string>
+) {
+  let next = 0
+  while (next < queue.length) {
+    const read = yield* Effect.sync(() => readBatch(queue, next, tooLarge))
+    next = read.next
+    const hits = yield* matcher.matchLines(read.batch.lines)
+    collectHits(raw, read.batch, hits)
+    yield* Effect.yieldNow
+  }
+})
 
 /** Runs a prepared search on the JS engine (`from`/`reason`: the backend that fell back, and why). @category searching */
 export const searchWithJs = Effect.fn("grep.js")(function*(context: SearchContext, fallback?: {
@@ -48,20 +109,20 @@ export const searchWithJs = Effect.fn("grep.js")(function*(context: SearchContex
   readonly reason: string
 }) {
   const raw = makeRawMatches(context.keep)
-  if (context.fileName !== undefined) {
-    if (fileVisible(context, context.fileName)) searchFile(context, raw, context.fileName, context.request.root)
-  } else {
-    const files = yield* walkFiles(context.tree, context.glob)
-    for (let i = 0; i < files.length; i += BATCH) {
-      yield* Effect.sync(() => {
-        for (const rel of files.slice(i, i + BATCH)) searchFile(context, raw, rel, path.join(context.dir, rel))
-      })
-      yield* Effect.yieldNow
-    }
+  const tooLarge: Array<string> = []
+  const queue = context.fileName !== undefined
+    ? (fileVisible(context, context.fileName) ? [{ rel: context.fileName, abs: context.request.root }] : [])
+    : (yield* walkFiles(context.tree, context.glob)).map((rel) => ({ rel, abs: path.join(context.dir, rel) }))
+  if (queue.length > 0) {
+    yield* Effect.scoped(Effect.gen(function*() {
+      const matcher = yield* makeRegexMatcher(context.compiled.regex)
+      yield* searchFiles(matcher, raw, queue, tooLarge)
+    }))
   }
   return yield* finalizeMatches(context, raw, {
     inspect: false,
     engine: "js",
+    skippedLargeFiles: tooLarge,
     ...(fallback === undefined ? {} : { fallbackReason: `${fallback.from}: ${fallback.reason}` })
   })
 })

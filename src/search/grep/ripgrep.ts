@@ -3,8 +3,9 @@
  *
  * ripgrep is told to behave like the canonical rules (hidden files searched, CRLF line ends,
  * no BOM sniffing, `.ignore` and global gitignore off, VCS directories excluded) and its answer
- * still goes through the shared post-filter, asked once per file while ripgrep still runs; the
- * 20 MiB cap is applied to the files it reports (see `rgJson.ts`). ripgrep 14 skips `.rgignore`
+ * still goes through the shared post-filter, asked once per file while ripgrep still runs; files
+ * over the 20 MiB cap are skipped by ripgrep itself (`--max-filesize`) and checked again on the
+ * files it reports (see `rgJson.ts`). ripgrep 14 skips `.rgignore`
  * files with `--no-ignore-dot`; ripgrep 13 always reads them, so there the search runs with
  * `--debug`, whose log names the ignore file behind every path ripgrep skips, and reruns with
  * `--no-ignore` (the post-filter then applies the git rules) only when a `.rgignore` hid
@@ -16,7 +17,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/errors.js"
-import { DEFAULT_EXCLUDED_NAMES } from "../constants.js"
+import { DEFAULT_EXCLUDED_NAMES, MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { isSimpleBasenameGlob } from "../ignore/patterns.js"
 import { probeExitCode, runProcess, searchEnv } from "../process.js"
 import { fileVisible, finalizeMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
@@ -49,7 +50,8 @@ const REGEX_ERROR = /regex|error parsing|size limit|repetition|unclosed|unrecogn
 
 /** Flags of every search. */
 const baseFlags = (context: SearchContext, noIgnore: boolean): Array<string> => {
-  const flags = ["--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-global"]
+  // --max-filesize: oversized files are skipped while walking, not read and then dropped (a 200 MB one-line file took minutes)
+  const flags = ["--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-global", "--max-filesize", String(MAX_SEARCH_FILE_BYTES)]
   if (noIgnore) flags.push("--no-ignore")
   else if (!context.request.ignore.gitignore) flags.push("--no-ignore-vcs")
   for (const name of DEFAULT_EXCLUDED_NAMES) flags.push("--glob", `!${name}`)

@@ -2,6 +2,8 @@
  * The system `grep -r` backend (GNU grep): always case-insensitive (unlike the reference's
  * fallback), binary files read as text (`-a`) and dropped by the shared post-filter, which
  * also applies `.gitignore`, `.toolwrightignore`, the glob, the size cap and the symlink rule.
+ * grep has no size limit and reads a file to its end (a 20 GiB sparse file took minutes), and it
+ * excludes by base name only: a tree holding a file over the cap is searched by the JS engine.
  * The pattern is emitted as PCRE (`-P -i`) when grep supports it, else as POSIX ERE (`-E`)
  * with every letter spelled out in its Unicode case closure (glibc's `-i` folds differently).
  *
@@ -14,6 +16,7 @@ import { probeExitCode, runProcess, searchEnv } from "../process.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
 import { addRawMatch, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"
+import { findLargeFiles } from "./largeFiles.js"
 import type { GrepBackend, GrepRequest } from "./types.js"
 
 /** Regex dialect of system grep: PCRE (`-P`) or POSIX ERE (`-E`). @category models */
@@ -46,6 +49,10 @@ export const searchWithSystemGrep = Effect.fn("grep.grep")(function*(request: Gr
   const context = yield* makeSearchContext(request)
   const emitted = context.compiled.emit(dialect)
   if (emitted._tag === "Unsupported") return yield* searchWithJs(context, { from: "grep", reason: emitted.reason })
+  const large = yield* findLargeFiles(context)
+  if (large.length > 0) {
+    return yield* searchWithJs(context, { from: "grep", reason: `grep cannot skip the ${large.length} file(s) over the size cap by path` })
+  }
   const { exit, raw } = yield* runGrep(context, dialect, emitted.source)
   if (exit.exitCode === 2 && exit.stderr.trim() !== "") {
     return yield* searchWithJs(context, { from: "grep", reason: `grep rejected the translated pattern: ${exit.stderr.trim()}` })

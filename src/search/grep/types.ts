@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"
-import type { GrepExecutionError } from "../../tool/errors.js"
+import type { ExecutionTimeout, GrepExecutionError } from "../../tool/errors.js"
 import type { IgnoreOptions } from "../ignore/tree.js"
 
 /** The four grep engines. @category models */
@@ -47,10 +47,17 @@ export interface GrepResult {
   readonly engine: GrepBackendName
   /** Why the chosen backend handed the query to the JS engine, when it did. */
   readonly fallbackReason?: string
+  /**
+   * Files over `MAX_SEARCH_FILE_BYTES` that were not searched, as far as the backend can tell: all of
+   * them for the JS engine and a file root, those with a matching line for git grep and grep, none
+   * for ripgrep in a tree (its `--max-filesize` skips them silently).
+   */
+  readonly skippedLargeFiles?: ReadonlyArray<string>
 }
 
 /** A grep engine. @category models */
 export interface GrepBackend {
   readonly name: GrepBackendName
-  readonly search: (request: GrepRequest) => Effect.Effect<GrepResult, GrepExecutionError>
+  /** Fails with `ExecutionTimeout` when the JS engine's regex worker runs past its deadline. */
+  readonly search: (request: GrepRequest) => Effect.Effect<GrepResult, GrepExecutionError | ExecutionTimeout>
 }

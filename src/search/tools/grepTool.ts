@@ -14,8 +14,8 @@ import { CurrentOutputLimits } from "../../output/config.js"
 import { realLocations } from "../../session/location.js"
 import { FileReadCache } from "../../session/readCache.js"
 import { Workspace } from "../../session/workspace.js"
-import { defineTool, GrepExecutionError, Kind, PathParam, textResult } from "../../tool/index.js"
-import { GREP_MAX_OUTPUT_CHARS } from "../constants.js"
+import { defineTool, ExecutionTimeout, GrepExecutionError, Kind, PathParam, textResult } from "../../tool/index.js"
+import { GREP_MAX_OUTPUT_CHARS, GREP_TIMEOUT_MS } from "../constants.js"
 import { formatGrepResult, type SearchLocation, type SearchOutput } from "../grep/format.js"
 import { grepSearch } from "../grep/search.js"
 import { makeGrepBackendSelector } from "../grep/select.js"
@@ -68,6 +68,8 @@ export interface GrepSearchData {
   readonly fallbackReasons: ReadonlyArray<string>
   /** Files recorded as (partially) read in the session's read cache. */
   readonly filesRecordedAsRead: number
+  /** Files not searched because they are over the 20 MiB cap (as far as the backend can tell; see `GrepResult`). */
+  readonly skippedLargeFiles: ReadonlyArray<string>
 }
 
 /** Options of {@link makeGrepSearchTool}. @category models */
@@ -76,6 +78,8 @@ export interface GrepSearchToolOptions {
   readonly backend?: GrepBackendName | "auto"
   /** The environment to read `TOOLWRIGHT_GREP_BACKEND` from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>
+  /** Wall-clock budget of one call (default `GREP_TIMEOUT_MS`, 60 s). */
+  readonly timeoutMs?: number
 }
 
 type Params = typeof GrepSearchParams.Type
@@ -84,6 +88,16 @@ const validate = (p: Params): string | undefined => validateGrepPattern(p.patter
 
 const describe = (p: Params, where: string | undefined): string =>
   `'${p.pattern}'${where === undefined ? "" : ` in ${where}`}${p.glob ? ` (filter: '${p.glob}')` : ""}`
+
+/** The search did not finish within its budget: nothing partial is returned, the model is told how to narrow it. */
+const timedOut = (p: Params, timeoutMs: number) =>
+  new ExecutionTimeout({
+    message: `grep_search for '${p.pattern}' did not finish within ${timeoutMs / 1000} s and was stopped. ` +
+      `Narrow it: pass a smaller path or a glob, or simplify the pattern — nested or adjacent quantifiers over the same ` +
+      `text such as (a+)+, (.*)* or .*a.*b.* can take exponential time on long lines, and backreferences (\\1) make every ` +
+      `backend fall back to the slower JS engine.`,
+    display: `Timed out after ${timeoutMs / 1000} s.`
+  })
 
 const execError = (message: string) =>
   new GrepExecutionError({ message: `Error during grep search operation: ${message}`, display: `Error: ${message}` })
@@ -129,6 +143,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
     const cache = yield* FileReadCache
     const choice = yield* Effect.sync(() => grepBackendChoice(options.backend, options.env ?? process.env))
     const select = yield* makeGrepBackendSelector()
+    const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS
 
     return defineTool({
       name: "grep_search",
@@ -168,6 +183,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   }
                 }
                 const results = yield* Effect.forEach(roots, (root) => grepSearch(requestFor(root), force), { concurrency: 4 }).pipe(
+                  // interrupting the search kills its processes and terminates its regex worker
+                  Effect.timeoutOrElse({ duration: timeoutMs, orElse: () => Effect.fail(timedOut(params, timeoutMs)) }),
                   Effect.catchTag("GrepExecutionError", (e) => Effect.fail(execError(e.message))),
                   Effect.catchDefect((defect) =>
                     Effect.logWarning("grep_search: search failed", defect).pipe(
@@ -177,8 +194,14 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                 )
                 const merged = mergeResults(workspace.primaryRoot, results)
                 const limits = yield* CurrentOutputLimits
+                const skippedLargeFiles = results.flatMap((r) => r.skippedLargeFiles ?? []).map((p) => displayPath(workspace.primaryRoot, p))
                 const out = formatWithin(
-                  { matches: merged.matches, totalMatches: merged.totalMatches, engine: results[0]?.engine ?? "js" },
+                  {
+                    matches: merged.matches,
+                    totalMatches: merged.totalMatches,
+                    engine: results[0]?.engine ?? "js",
+                    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: [...new Set(skippedLargeFiles)] })
+                  },
                   {
                     pattern: params.pattern,
                     location,
@@ -196,7 +219,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   truncated: out.truncated,
                   engines: results.map((r) => r.engine),
                   fallbackReasons: results.flatMap((r) => (r.fallbackReason === undefined ? [] : [r.fallbackReason])),
-                  filesRecordedAsRead: recorded
+                  filesRecordedAsRead: recorded,
+                  skippedLargeFiles
                 }
                 return textResult(out.llmContent, { display: out.display, data, resultFilePaths: out.resultFilePaths })
               })
