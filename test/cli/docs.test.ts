@@ -40,6 +40,7 @@ import { MAX_TOOL_NAME_LENGTH } from "../../src/registry/search/mcpNames.js"
 import { MAX_OPTIONS, MAX_QUESTIONS } from "../../src/plan/askUserQuestion.js"
 import { MAX_DESCRIPTION_CHARS, MAX_SUBJECT_CHARS } from "../../src/plan/board.js"
 import { LOCK_TIMEOUT_MS } from "../../src/plan/lock.js"
+import { DEFAULT_LOCK_TIMEOUT_MS } from "../../src/text/writeLock.js"
 import { repoRoot } from "../support/serve.js"
 
 const doc = (name: string) => fs.readFileSync(path.join(repoRoot, "docs", name), "utf8")
@@ -124,7 +125,8 @@ describe("docs/limits.md", () => {
     MAX_OPTIONS,
     MAX_SUBJECT_CHARS,
     MAX_DESCRIPTION_CHARS,
-    LOCK_TIMEOUT_MS
+    LOCK_TIMEOUT_MS,
+    DEFAULT_LOCK_TIMEOUT_MS
   }
 
   it("states every limit at its constant's value, and names only constants it checks", () => {
