@@ -140,6 +140,19 @@ export const toToolError = (cause: Cause.Cause<unknown>): ToolError => {
 }
 
 /**
+ * What an "always" answer covers: the tool, or for a tool whose rules match parts of the call (the
+ * shell's simple commands and each write redirection) those parts of this tool. A later call is
+ * covered only when every one of its parts was approved, so "always" for `git status` does not
+ * cover `git status > /etc/x`.
+ */
+const alwaysKeys = (invocation: Invocation): ReadonlyArray<string> => {
+  const parts = invocation.ruleSubjects
+  return parts !== undefined && parts.length > 0
+    ? parts.map((part) => `${invocation.tool.name}(${part})`)
+    : [invocation.tool.name]
+}
+
+/**
  * Builds a scheduler over the session's registry, workspace, approver, hooks and output pipeline.
  *
  * @category constructors
@@ -180,7 +193,9 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     const interactive = invocation.requiresUserInteraction
     const personOnly = invocation.requiresPersonApproval
     let confirmation: ConfirmationOutcome | undefined
-    if (interactive || personOnly || (decision.permission === "ask" && !(yield* Ref.get(alwaysApproved)).has(invocation.tool.name))) {
+    const keys = alwaysKeys(invocation)
+    const approvedBefore = yield* Ref.get(alwaysApproved)
+    if (interactive || personOnly || (decision.permission === "ask" && !keys.every((k) => approvedBefore.has(k)))) {
       const details = yield* Effect.exit(invocation.confirmation)
       if (Exit.isFailure(details)) return fail(toToolError(details.cause), paths)
       const outcome = yield* approver.confirm({
@@ -192,7 +207,9 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
       if (!interactive && outcome._tag === "cancel") {
         return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome.reason) } } as Prepared
       }
-      if (!interactive && !personOnly && outcome._tag === "proceed_always") yield* Ref.update(alwaysApproved, (s) => new Set(s).add(invocation.tool.name))
+      if (!interactive && !personOnly && outcome._tag === "proceed_always") {
+        yield* Ref.update(alwaysApproved, (s) => new Set([...s, ...keys]))
+      }
       confirmation = outcome
     }
     const verdict = yield* hooks.beforeCall(invocation)

@@ -249,6 +249,29 @@ describe("run_shell_command's permission (in a session)", () => {
     }))
 })
 
+describe("an \"always\" answer covers the parts it approved", () => {
+  it.live("always for one command does not cover a write redirection, nor another command", () =>
+    Effect.suspend(() => {
+      const outside = makeDir("tw-outside-")
+      return withSession({ mode: "default", answers: [{ _tag: "proceed_always" }], fallback: { _tag: "cancel" } }, (s) =>
+        Effect.gen(function*() {
+          const first = yield* call("run_shell_command", { command: "echo one > inside.txt" })
+          assert.strictEqual(first._tag, "Success")
+          // the same parts again: covered by the earlier "always", not asked
+          const again = yield* call("run_shell_command", { command: "echo one > inside.txt" })
+          assert.strictEqual(again._tag, "Success")
+          assert.lengthOf(yield* s.requests, 1)
+          const outsideWrite = yield* call("run_shell_command", { command: `echo one > ${outside}/out` })
+          assert.strictEqual(outsideWrite._tag, "Cancelled")
+          const other = yield* call("run_shell_command", { command: "touch other.txt" })
+          assert.strictEqual(other._tag, "Cancelled")
+          assert.lengthOf(yield* s.requests, 3)
+          assert.isFalse(fs.existsSync(path.join(outside, "out")))
+          assert.isFalse(fs.existsSync(path.join(s.root, "other.txt")))
+        })).pipe(Effect.ensuring(Effect.sync(() => fs.rmSync(outside, { recursive: true, force: true }))))
+    }))
+})
+
 describe("accessesOutside", () => {
   const realWithin = (root: string) => (p: string) =>
     Effect.sync(() => {
