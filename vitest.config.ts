@@ -16,10 +16,23 @@ if (typeof (Map as any).groupBy !== "function") {
   }
 }
 
+// Long attack scenarios (the fuzzer, racing swappers, hundreds of overlapping edits) form the `slow`
+// project: `npm run test:slow`, run by CI after `npm test`, which keeps the rest under its budget.
+const SLOW = [
+  "test/security/abuse-fuzz.test.ts",
+  "test/security/abuse-hostile-workspace.test.ts",
+  "test/security/abuse-special-files.test.ts",
+  "test/security/symlink-race.test.ts",
+  "test/robustness/overlapping-edits.test.ts"
+]
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
-    hookTimeout: 30_000
+    hookTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: "main", include: ["test/**/*.test.ts"], exclude: SLOW } },
+      { extends: true, test: { name: "slow", include: SLOW } }
+    ]
   }
 })
