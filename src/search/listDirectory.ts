@@ -11,7 +11,9 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import { LsExecutionError, PathIsNotADirectory } from "../tool/errors.js"
 import { MAX_ENTRY_COUNT, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
+import { compileRegexEagerly } from "./ignore/patterns.js"
 import { type IgnoreOptions, makeIgnoreTree } from "./ignore/tree.js"
+import { patternTooLong, patternUncompilable } from "./patternLimits.js"
 
 /** A directory listing request. @category models */
 export interface ListDirectoryRequest {
@@ -42,12 +44,25 @@ export interface ListDirectoryResult {
   readonly toolwrightIgnored: number
 }
 
-/** The reference's `shouldIgnore`: `*` → `.*`, `?` → `.`, anchored, on the base name. @category matching */
+/** The reference's `shouldIgnore` pattern: `*` → `.*`, `?` → `.`, anchored; undefined when it cannot compile (too large). @category matching */
+export const compileIgnoreGlob = (pattern: string): RegExp | undefined => {
+  const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")
+  return compileRegexEagerly(`^${source}$`)
+}
+
+/** The model-facing refusal of `ignore` globs that are too long or cannot compile, or undefined. @category validation */
+export const validateIgnoreGlobs = (patterns: ReadonlyArray<string> | undefined): string | undefined => {
+  for (const [i, pattern] of (patterns ?? []).entries()) {
+    const invalid = patternTooLong(`ignore[${i}]`, pattern) ??
+      (compileIgnoreGlob(pattern) === undefined ? patternUncompilable(`ignore[${i}]`, pattern) : undefined)
+    if (invalid !== undefined) return invalid
+  }
+  return undefined
+}
+
+/** True when a base name matches one of the `ignore` globs (one that cannot compile matches nothing). @category matching */
 export const matchesIgnoreGlob = (name: string, patterns: ReadonlyArray<string> | undefined): boolean =>
-  (patterns ?? []).some((pattern) => {
-    const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")
-    return new RegExp(`^${source}$`).test(name)
-  })
+  (patterns ?? []).some((pattern) => compileIgnoreGlob(pattern)?.test(name) === true)
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 const lsError = (e: unknown) =>
@@ -67,6 +82,7 @@ export const listDirectory = Effect.fn("ls.list")(function*(request: ListDirecto
   }
   const tree = yield* Effect.sync(() => makeIgnoreTree(dir, request.fileFiltering, { defaultExcludes: false }))
   const state = tree.stateOf(dir, new Set(dirents.map((d) => d.name)))
+  const ignoreGlobs = (request.ignore ?? []).flatMap((pattern) => compileIgnoreGlob(pattern) ?? [])
   const stats = yield* Effect.forEach(dirents, (d: Dirent) => Effect.promise(() => fs.stat(path.join(dir, d.name)).catch(() => undefined)), {
     concurrency: 32
   })
@@ -80,7 +96,7 @@ export const listDirectory = Effect.fn("ls.list")(function*(request: ListDirecto
     const reason = gitMeta ? "git" : tree.classify(state, dirent.name, isDirectory)
     if (reason === "git") gitIgnored++
     else if (reason === "toolwright") toolwrightIgnored++
-    else if (!matchesIgnoreGlob(dirent.name, request.ignore) && entryStat !== undefined) {
+    else if (!ignoreGlobs.some((glob) => glob.test(dirent.name)) && entryStat !== undefined) {
       entries.push({
         name: dirent.name,
         path: path.join(dir, dirent.name),

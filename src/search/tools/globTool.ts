@@ -14,6 +14,7 @@ import { CurrentOutputLimits } from "../../output/config.js"
 import { Workspace, type WorkspaceService } from "../../session/workspace.js"
 import { defineTool, GlobExecutionError, InvalidToolParams, Kind, PathNotInWorkspace, PathParam, textResult } from "../../tool/index.js"
 import { MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS } from "../constants.js"
+import { patternTooLong } from "../patternLimits.js"
 import { formatGlobResult, type GlobEntry, type GlobLocation, type GlobResult, globSearch, sortFileEntries, validateGlobPattern } from "../glob.js"
 import { containingRoot, displayPath, resolveSearchPath, searchRoots } from "./paths.js"
 
@@ -49,6 +50,8 @@ type Params = typeof GlobParams.Type
 const PARENT_SEGMENT = /(?:^|[/\\{,])\.\.(?:[/\\},]|$)/
 
 const validate = (p: Params): string | undefined => {
+  const tooLong = patternTooLong("pattern", p.pattern)
+  if (tooLong !== undefined) return tooLong
   const empty = validateGlobPattern(p.pattern)
   if (empty !== undefined) return empty
   if (PARENT_SEGMENT.test(p.pattern)) {

@@ -19,6 +19,8 @@ import { formatGrepResult, type SearchLocation, type SearchOutput } from "../gre
 import { grepSearch } from "../grep/search.js"
 import { makeGrepBackendSelector } from "../grep/select.js"
 import type { GrepBackendName, GrepMatch, GrepRequest, GrepResult } from "../grep/types.js"
+import { compilePathGlob } from "../ignore/patterns.js"
+import { patternTooLong, patternUncompilable } from "../patternLimits.js"
 import { validateGrepPattern } from "../regex/compile.js"
 import { grepBackendChoice } from "./backend.js"
 import { recordGrepReads } from "./grepReads.js"
@@ -83,7 +85,11 @@ export interface GrepSearchToolOptions {
 
 type Params = typeof GrepSearchParams.Type
 
-const validate = (p: Params): string | undefined => validateGrepPattern(p.pattern)
+const validate = (p: Params): string | undefined => {
+  const invalid = validateGrepPattern(p.pattern)
+  if (invalid !== undefined || p.glob === undefined || p.glob === "") return invalid
+  return patternTooLong("glob", p.glob) ?? (compilePathGlob(p.glob) === undefined ? patternUncompilable("glob", p.glob) : undefined)
+}
 
 const describe = (p: Params, where: string | undefined): string =>
   `'${p.pattern}'${where === undefined ? "" : ` in ${where}`}${p.glob ? ` (filter: '${p.glob}')` : ""}`

@@ -1,0 +1,29 @@
+/**
+ * The size check every search param that becomes a regex goes through: a pattern longer than
+ * `MAX_SEARCH_PATTERN_CHARS` is refused before anything is compiled, and refusals quote only
+ * the start of it (the model already has the rest).
+ *
+ * @since 0.1.0
+ */
+import { MAX_SEARCH_PATTERN_CHARS } from "./constants.js"
+
+const QUOTED_CHARS = 80
+
+/** The start of a pattern for a message: at most 80 characters, then how long it really is. @category formatting */
+export const quotePattern = (pattern: string): string =>
+  pattern.length <= QUOTED_CHARS
+    ? pattern
+    : `${pattern.slice(0, QUOTED_CHARS)}… (${pattern.length} characters)`
+
+/** The model-facing refusal of a param longer than `MAX_SEARCH_PATTERN_CHARS`, or undefined. @category validation */
+export const patternTooLong = (param: string, pattern: string): string | undefined =>
+  pattern.length <= MAX_SEARCH_PATTERN_CHARS
+    ? undefined
+    : `The '${param}' parameter is ${pattern.length} characters long; at most ${MAX_SEARCH_PATTERN_CHARS} are allowed ` +
+      `(the regular expression built from it would be too large to run). Use a shorter pattern: search for a ` +
+      `distinctive part of the text, or split the search into several calls.`
+
+/** The model-facing refusal of a pattern the regex engine cannot compile (too large once translated). @category validation */
+export const patternUncompilable = (param: string, pattern: string): string =>
+  `The '${param}' parameter '${quotePattern(pattern)}' could not be compiled: the regular expression built from it is ` +
+  `too large for the regex engine. Use a shorter or simpler pattern.`
