@@ -16,6 +16,7 @@ import { validateBraceExpansion } from "./braces.js"
 import { MAX_FILE_COUNT, MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
 import { walkGlob } from "./globWalk.js"
 import { type IgnoreOptions, type IgnoreTree, isWithin, makeIgnoreTree } from "./ignore/tree.js"
+import { escapeControlChars } from "./text.js"
 
 /** A glob search over one or more directories. @category models */
 export interface GlobRequest {
@@ -179,7 +180,7 @@ export interface GlobOutput {
 /** `within /abs` / `across N workspace directories` / `in the workspace directory`. @category formatting */
 export const describeGlobLocation = (location: GlobLocation): string =>
   location._tag === "Path"
-    ? `within ${location.path}`
+    ? `within ${escapeControlChars(location.path)}`
     : location.directories > 1
     ? `across ${location.directories} workspace directories`
     : "in the workspace directory"
@@ -199,7 +200,7 @@ export const formatGlobResult = (
   const truncated = hit || total > fileLimit
   const shown = (truncated ? result.entries.slice(0, fileLimit) : result.entries).map((e) => e.path)
   let llmContent = `${hit ? "Found at least" : "Found"} ${total} file(s) matching "${options.pattern}" ${where}`
-  llmContent += `, sorted by modification time (newest first):\n---\n${shown.join("\n")}`
+  llmContent += `, sorted by modification time (newest first):\n---\n${shown.map(escapeControlChars).join("\n")}`
   if (hit) {
     llmContent += `\n---\n[Results truncated after scanning ${total} matching files. Narrow the pattern or path.]`
   } else if (truncated) {

@@ -14,6 +14,7 @@ import { MAX_ENTRY_COUNT, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
 import { compileRegexEagerly } from "./ignore/patterns.js"
 import { type IgnoreOptions, makeIgnoreTree } from "./ignore/tree.js"
 import { patternTooLong, patternUncompilable } from "./patternLimits.js"
+import { escapeControlChars } from "./text.js"
 
 /** A directory listing request. @category models */
 export interface ListDirectoryRequest {
@@ -116,12 +117,12 @@ export const formatListDirectory = (
   result: ListDirectoryResult,
   options: { readonly maxLines?: number } = {}
 ): { readonly llmContent: string; readonly display: string; readonly truncated: boolean } => {
-  if (result.empty) return { llmContent: `Directory ${result.path} is empty.`, display: "Directory is empty.", truncated: false }
+  if (result.empty) return { llmContent: `Directory ${escapeControlChars(result.path)} is empty.`, display: "Directory is empty.", truncated: false }
   const total = result.entries.length
   const limit = Math.min(MAX_ENTRY_COUNT, options.maxLines ?? TRUNCATE_TOOL_OUTPUT_LINES)
   const truncated = total > limit
   const shown = truncated ? result.entries.slice(0, limit) : result.entries
-  let llmContent = `Listed ${total} item(s) in ${result.path}:\n---\n${shown.map((e) => `${e.isDirectory ? "[DIR] " : ""}${e.name}`).join("\n")}`
+  let llmContent = `Listed ${total} item(s) in ${escapeControlChars(result.path)}:\n---\n${shown.map((e) => `${e.isDirectory ? "[DIR] " : ""}${escapeControlChars(e.name)}`).join("\n")}`
   if (truncated) {
     const omitted = total - limit
     llmContent += `\n---\n[${omitted} ${omitted === 1 ? "item" : "items"} truncated] ...`
