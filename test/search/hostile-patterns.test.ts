@@ -125,6 +125,25 @@ describe("MAX_SEARCH_PATTERN_CHARS at its edge", () => {
     }), 60_000)
 })
 
+describe("the fuzzer's reported grep_search hangs, each alone", () => {
+  it.live("answer promptly: they hung only behind a server wedged by a huge glob", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      write(root, "seed.txt", "seed line\nneedle line\n")
+      write(root, "seed.ipynb", JSON.stringify({ cells: [{ cell_type: "code", source: ["a & b"] }] }))
+      write(root, "fz/x.txt", "p5wZe &\n")
+      yield* withSession([root], Effect.gen(function*() {
+        const started = Date.now()
+        assert.include(okText(yield* call("grep_search", { pattern: "p5?wZe" })), "fz/x.txt:1:p5wZe &")
+        assert.strictEqual(failure(yield* call("grep_search", { path: "fz/\u{1DA80}\uFE43\u863F\u{1109A}&\u{10576}\u{1FAAE}" })).code, "invalid_tool_params")
+        assert.include(failure(yield* call("grep_search", { pattern: "&", path: "fz/\u{1DA80}\uFE43\u863F\u{1109A}&\u{10576}\u{1FAAE}" })).code, "search_path_not_found")
+        assert.include(okText(yield* call("grep_search", { pattern: "&", path: "seed.ipynb" })), "a & b")
+        // generous bound: each is milliseconds on an idle machine
+        assert.isBelow(Date.now() - started, 10_000)
+      }))
+    }), 60_000)
+})
+
 describe("line handlers that throw", () => {
   it.live("fail the process run (typed) instead of escaping the stream callback", () =>
     Effect.gen(function*() {
