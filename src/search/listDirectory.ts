@@ -13,7 +13,7 @@ import { LsExecutionError, PathIsNotADirectory } from "../tool/errors.js"
 import { MAX_ENTRY_COUNT, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
 import { compileRegexEagerly } from "./ignore/patterns.js"
 import { type IgnoreOptions, makeIgnoreTree } from "./ignore/tree.js"
-import { patternTooLong, patternUncompilable } from "./patternLimits.js"
+import { patternTooLong, patternUncompilable, type SkippedIgnoreLineAt, skippedIgnoreLinesNote } from "./patternLimits.js"
 import { escapeControlChars } from "./text.js"
 
 /** A directory listing request. @category models */
@@ -43,6 +43,8 @@ export interface ListDirectoryResult {
   readonly empty: boolean
   readonly gitIgnored: number
   readonly toolwrightIgnored: number
+  /** Ignore-file lines not applied because they cannot compile. */
+  readonly skippedIgnoreLines?: ReadonlyArray<SkippedIgnoreLineAt>
 }
 
 /** The reference's `shouldIgnore` pattern: `*` → `.*`, `?` → `.`, anchored; undefined when it cannot compile (too large). @category matching */
@@ -108,7 +110,15 @@ export const listDirectory = Effect.fn("ls.list")(function*(request: ListDirecto
     }
   }
   entries.sort((a, b) => (a.isDirectory !== b.isDirectory ? (a.isDirectory ? -1 : 1) : a.name.localeCompare(b.name)))
-  const result: ListDirectoryResult = { path: dir, entries, empty: false, gitIgnored, toolwrightIgnored }
+  const skippedIgnoreLines = tree.skippedLines()
+  const result: ListDirectoryResult = {
+    path: dir,
+    entries,
+    empty: false,
+    gitIgnored,
+    toolwrightIgnored,
+    ...(skippedIgnoreLines.length === 0 ? {} : { skippedIgnoreLines })
+  }
   return result
 })
 
@@ -131,6 +141,7 @@ export const formatListDirectory = (
   if (result.gitIgnored > 0) ignored.push(`${result.gitIgnored} git-ignored`)
   if (result.toolwrightIgnored > 0) ignored.push(`${result.toolwrightIgnored} toolwright-ignored`)
   if (ignored.length > 0) llmContent += `\n\n(${ignored.join(", ")})`
+  llmContent += skippedIgnoreLinesNote(result.skippedIgnoreLines ?? [])
   let display = `Listed ${total} item(s)`
   if (ignored.length > 0) display += ` (${ignored.join(", ")})`
   if (truncated) display += " (truncated)"

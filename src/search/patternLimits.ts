@@ -27,3 +27,33 @@ export const patternTooLong = (param: string, pattern: string): string | undefin
 export const patternUncompilable = (param: string, pattern: string): string =>
   `The '${param}' parameter '${quotePattern(pattern)}' could not be compiled: the regular expression built from it is ` +
   `too large for the regex engine. Use a shorter or simpler pattern.`
+
+/** An ignore-file line skipped because it cannot compile. @category models */
+export interface SkippedIgnoreLineAt {
+  /** Absolute path of the ignore file. */
+  readonly file: string
+  /** 1-based line number. */
+  readonly line: number
+}
+
+const NOTED_LINES = 5
+
+/** Deduplicated by file and line, in file then line order. @category formatting */
+export const uniqueSkippedLines = (lines: ReadonlyArray<SkippedIgnoreLineAt>): ReadonlyArray<SkippedIgnoreLineAt> => {
+  const seen = new Map<string, SkippedIgnoreLineAt>()
+  for (const at of lines) seen.set(`${at.file}:${at.line}`, at)
+  return [...seen.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line))
+}
+
+/**
+ * The note telling the model which ignore-file lines were not applied (empty when none): what it
+ * sees may include files those lines meant to hide. @category formatting
+ */
+export const skippedIgnoreLinesNote = (lines: ReadonlyArray<SkippedIgnoreLineAt>): string => {
+  const unique = uniqueSkippedLines(lines)
+  if (unique.length === 0) return ""
+  const named = unique.slice(0, NOTED_LINES).map((at) => `${at.file}:${at.line}`).join(", ") +
+    (unique.length > NOTED_LINES ? `, and ${unique.length - NOTED_LINES} more` : "")
+  return `\n---\n[Not applied: ${unique.length} ignore-file ${unique.length === 1 ? "line" : "lines"} too large to compile ` +
+    `(${named}); files they would hide may be listed. Shorten or split those lines to apply them.]`
+}

@@ -103,7 +103,7 @@ describe("MAX_SEARCH_PATTERN_CHARS at its edge", () => {
       }))
     }), 60_000)
 
-  it.live("a .gitignore line too large to compile: grep_search, glob and list_directory still answer, by the other rules", () =>
+  it.live("a .gitignore line too large to compile: grep_search, glob and list_directory answer by the other rules and name it", () =>
     Effect.gen(function*() {
       const root = yield* tempDir()
       fs.mkdirSync(path.join(root, ".git"))
@@ -121,6 +121,9 @@ describe("MAX_SEARCH_PATTERN_CHARS at its edge", () => {
         assert.include(list, "b.txt")
         assert.notInclude(list, "c.log")
         assert.include(list, "git-ignored")
+        // each names the line it could not apply
+        const note = `[Not applied: 1 ignore-file line too large to compile (${path.join(root, ".gitignore")}:2)`
+        for (const text of [grep, glob, list]) assert.include(text, note)
       }))
     }), 60_000)
 })

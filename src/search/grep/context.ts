@@ -162,7 +162,8 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
     totalMatches,
     engine: options.engine,
     ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason }),
-    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: skippedLargeFiles.sort() })
+    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: skippedLargeFiles.sort() }),
+    ...(context.tree.skippedLines().length === 0 ? {} : { skippedIgnoreLines: context.tree.skippedLines() })
   }
   return result
 })

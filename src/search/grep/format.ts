@@ -11,6 +11,7 @@
  */
 import { MAX_SEARCH_FILE_BYTES, TRUNCATE_TOOL_OUTPUT_LINES, TRUNCATE_TOOL_OUTPUT_THRESHOLD } from "../constants.js"
 import type { GrepResult } from "./types.js"
+import { skippedIgnoreLinesNote } from "../patternLimits.js"
 import { escapeControlChars } from "../text.js"
 
 /** Where a search ran, as the header names it. @category models */
@@ -68,7 +69,7 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
   const where = describeGrepLocation(options.location)
   const filter = options.glob ? ` (filter: "${options.glob}")` : ""
   const total = result.totalMatches
-  const skipped = skippedTrailer(result.skippedLargeFiles ?? [])
+  const skipped = skippedTrailer(result.skippedLargeFiles ?? []) + skippedIgnoreLinesNote(result.skippedIgnoreLines ?? [])
   if (total === 0) {
     return {
       llmContent: `No matches found for pattern "${options.pattern}" ${where}${filter}.${skipped}`,

@@ -24,6 +24,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { DEFAULT_EXCLUDED_NAMES, GIT_IGNORE_FILE, TOOLWRIGHT_IGNORE_FILE } from "../constants.js"
+import type { SkippedIgnoreLineAt } from "../patternLimits.js"
 import { type IgnoreRule, parseIgnoreFileReport } from "./patterns.js"
 
 /** Which ignore files a search respects. @category models */
@@ -72,11 +73,7 @@ export interface IgnoreTree {
 }
 
 /** An ignore-file line left out because it cannot compile. @category models */
-export interface SkippedRuleLine {
-  /** Absolute path of the ignore file. */
-  readonly file: string
-  readonly line: number
-}
+export type SkippedRuleLine = SkippedIgnoreLineAt
 
 /** True when `child` is `parent` or below it. @category paths */
 export const isWithin = (child: string, parent: string): boolean =>

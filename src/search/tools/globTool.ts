@@ -103,7 +103,8 @@ const globRoots = Effect.fnUntraced(function*(workspace: WorkspaceService, patte
   const now = yield* Clock.currentTimeMillis
   const merged: GlobResult = {
     entries: sortFileEntries(capped ? entries.slice(0, MAX_GLOB_COLLECTED_ENTRIES) : entries, now, RECENCY_THRESHOLD_MS),
-    hitCollectionLimit: capped || results.some((r) => r.hitCollectionLimit)
+    hitCollectionLimit: capped || results.some((r) => r.hitCollectionLimit),
+    skippedIgnoreLines: results.flatMap((r) => r.skippedIgnoreLines ?? [])
   }
   return merged
 })

@@ -205,7 +205,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                     matches: merged.matches,
                     totalMatches: merged.totalMatches,
                     engine: results[0]?.engine ?? "js",
-                    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: [...new Set(skippedLargeFiles)] })
+                    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: [...new Set(skippedLargeFiles)] }),
+                    skippedIgnoreLines: results.flatMap((r) => r.skippedIgnoreLines ?? [])
                   },
                   {
                     pattern: params.pattern,
