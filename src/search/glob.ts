@@ -16,7 +16,7 @@ import { validateBraceExpansion } from "./braces.js"
 import { MAX_FILE_COUNT, MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
 import { walkGlob } from "./globWalk.js"
 import { type IgnoreOptions, type IgnoreTree, isWithin, makeIgnoreTree } from "./ignore/tree.js"
-import { type SkippedIgnoreLineAt, skippedIgnoreLinesNote } from "./patternLimits.js"
+import { shortErrorMessage, type SkippedIgnoreLineAt, skippedIgnoreLinesNote } from "./patternLimits.js"
 import { escapeControlChars } from "./text.js"
 
 /** A glob search over one or more directories. @category models */
@@ -110,7 +110,7 @@ const globInRoot = Effect.fn("glob.root")(function*(root: string, pattern: strin
     if (!fromRoot) unchecked.add(entry.path)
     return true
   }).pipe(Effect.mapError((error) => {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = shortErrorMessage(error)
     return new GlobExecutionError({ message: `Error during glob search operation: ${message}`, display: `Error: ${message}` })
   }))
   // entries counted towards the cap first, like the walk found them; those below a start directory no rule checked are checked now

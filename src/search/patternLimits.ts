@@ -57,3 +57,15 @@ export const skippedIgnoreLinesNote = (lines: ReadonlyArray<SkippedIgnoreLineAt>
   return `\n---\n[Not applied: ${unique.length} ignore-file ${unique.length === 1 ? "line" : "lines"} too large to compile ` +
     `(${named}); files they would hide may be listed. Shorten or split those lines to apply them.]`
 }
+
+const MESSAGE_CHARS = 300
+
+/**
+ * An engine's error message cut to 300 characters: fast-glob's "Invalid regular expression"
+ * quotes the whole regex built from the pattern (350,000 characters for a 10,000-character one).
+ * @category formatting
+ */
+export const shortErrorMessage = (error: unknown): string => {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.length <= MESSAGE_CHARS ? message : `${message.slice(0, MESSAGE_CHARS)}… (${message.length} characters)`
+}

@@ -103,6 +103,19 @@ describe("MAX_SEARCH_PATTERN_CHARS at its edge", () => {
       }))
     }), 60_000)
 
+  it.live("a glob within the limit whose regex is still too large fails typed, with a short message", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      write(root, "b.txt", "needle\n")
+      yield* withSession([root], Effect.gen(function*() {
+        // fast-glob turns each `*/` into ~40 regex characters: 350,000 in all, more than V8 compiles
+        const f = failure(yield* call("glob", { pattern: "*/".repeat(MAX_SEARCH_PATTERN_CHARS / 2) }))
+        assert.strictEqual(f.code, "glob_execution_error")
+        assert.isBelow(f.message.length, 600, "the message does not quote the whole regex")
+        assert.include(okText(yield* call("glob", { pattern: "*.txt" })), "b.txt")
+      }))
+    }), 60_000)
+
   it.live("a .gitignore line too large to compile: grep_search, glob and list_directory answer by the other rules and name it", () =>
     Effect.gen(function*() {
       const root = yield* tempDir()

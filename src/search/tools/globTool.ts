@@ -14,7 +14,7 @@ import { CurrentOutputLimits } from "../../output/config.js"
 import { Workspace, type WorkspaceService } from "../../session/workspace.js"
 import { defineTool, GlobExecutionError, InvalidToolParams, Kind, PathNotInWorkspace, PathParam, textResult } from "../../tool/index.js"
 import { MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS } from "../constants.js"
-import { patternTooLong } from "../patternLimits.js"
+import { patternTooLong, shortErrorMessage } from "../patternLimits.js"
 import { formatGlobResult, type GlobEntry, type GlobLocation, type GlobResult, globSearch, sortFileEntries, validateGlobPattern } from "../glob.js"
 import { containingRoot, displayPath, resolveSearchPath, searchRoots } from "./paths.js"
 
@@ -139,7 +139,7 @@ export const makeGlob = Effect.gen(function*() {
             Effect.gen(function*() {
               const result = yield* globRoots(workspace, relative.pattern, roots).pipe(
                 Effect.catchDefect((defect) => {
-                  const message = defect instanceof Error ? defect.message : String(defect)
+                  const message = shortErrorMessage(defect)
                   return Effect.logWarning("glob: search failed", defect).pipe(Effect.andThen(Effect.fail(
                     new GlobExecutionError({ message: `Error during glob search operation: ${message}`, display: `Error: ${message}` })
                   )))

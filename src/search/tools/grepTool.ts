@@ -20,7 +20,7 @@ import { grepSearch } from "../grep/search.js"
 import { makeGrepBackendSelector } from "../grep/select.js"
 import type { GrepBackendName, GrepMatch, GrepRequest, GrepResult } from "../grep/types.js"
 import { compilePathGlob } from "../ignore/patterns.js"
-import { patternTooLong, patternUncompilable } from "../patternLimits.js"
+import { patternTooLong, patternUncompilable, shortErrorMessage } from "../patternLimits.js"
 import { validateGrepPattern } from "../regex/compile.js"
 import { grepBackendChoice } from "./backend.js"
 import { recordGrepReads } from "./grepReads.js"
@@ -193,7 +193,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   Effect.catchTag("GrepExecutionError", (e) => Effect.fail(execError(e.message))),
                   Effect.catchDefect((defect) =>
                     Effect.logWarning("grep_search: search failed", defect).pipe(
-                      Effect.andThen(Effect.fail(execError(defect instanceof Error ? defect.message : String(defect))))
+                      Effect.andThen(Effect.fail(execError(shortErrorMessage(defect))))
                     )
                   )
                 )
