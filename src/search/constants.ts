@@ -30,6 +30,14 @@ export const RECENCY_THRESHOLD_MS = 24 * 60 * 60 * 1000
  */
 export const MAX_GLOB_BRACE_EXPANSIONS = 1_024
 
+/**
+ * Longest pattern a search param may carry: `grep_search`'s `pattern` and `glob`, `glob`'s
+ * `pattern`, each of `list_directory`'s `ignore` globs. Longer ones fail as `invalid_tool_params`:
+ * V8 refuses to compile regexes from sources past ~60 KB ("Regular expression too large"), and a
+ * glob grows several-fold on its way to one. @category constants
+ */
+export const MAX_SEARCH_PATTERN_CHARS = 10_000
+
 /** list_directory: most entries shown (`MAX_ENTRY_COUNT`). @category constants */
 export const MAX_ENTRY_COUNT = 100
 

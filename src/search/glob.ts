@@ -16,6 +16,8 @@ import { validateBraceExpansion } from "./braces.js"
 import { MAX_FILE_COUNT, MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
 import { walkGlob } from "./globWalk.js"
 import { type IgnoreOptions, type IgnoreTree, isWithin, makeIgnoreTree } from "./ignore/tree.js"
+import { shortErrorMessage, type SkippedIgnoreLineAt, skippedIgnoreLinesNote } from "./patternLimits.js"
+import { escapeControlChars } from "./text.js"
 
 /** A glob search over one or more directories. @category models */
 export interface GlobRequest {
@@ -37,6 +39,8 @@ export interface GlobResult {
   readonly entries: ReadonlyArray<GlobEntry>
   /** True when the walk stopped at `MAX_GLOB_COLLECTED_ENTRIES`. */
   readonly hitCollectionLimit: boolean
+  /** Ignore-file lines not applied because they cannot compile. */
+  readonly skippedIgnoreLines?: ReadonlyArray<SkippedIgnoreLineAt>
 }
 
 /** The model-facing message for an empty pattern or one whose braces expand past `MAX_GLOB_BRACE_EXPANSIONS`, or undefined. @category validation */
@@ -88,7 +92,7 @@ const visibleIn = (tree: IgnoreTree, root: string, p: string): boolean =>
 /** Collects up to `limit` matching files under one root (`hitLimit` when more exist). */
 const globInRoot = Effect.fn("glob.root")(function*(root: string, pattern: string, ignore: IgnoreOptions, limit: number) {
   const tree = yield* Effect.sync(() => makeIgnoreTree(root, ignore))
-  if (tree.rootHidden) return { paths: [] as Array<string>, hitLimit: false }
+  if (tree.rootHidden) return { paths: [] as Array<string>, hitLimit: false, skipped: tree.skippedLines() }
   const literal = yield* Effect.sync(() => fsSync.existsSync(path.join(root, pattern)))
   const effective = literal ? fg.escapePath(pattern) : pattern
   const boundary = yield* Effect.sync(() => realPathOf(root) ?? root)
@@ -106,11 +110,12 @@ const globInRoot = Effect.fn("glob.root")(function*(root: string, pattern: strin
     if (!fromRoot) unchecked.add(entry.path)
     return true
   }).pipe(Effect.mapError((error) => {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = shortErrorMessage(error)
     return new GlobExecutionError({ message: `Error during glob search operation: ${message}`, display: `Error: ${message}` })
   }))
   // entries counted towards the cap first, like the walk found them; those below a start directory no rule checked are checked now
-  return { paths: unchecked.size === 0 ? paths : paths.filter((p) => !unchecked.has(p) || visibleIn(tree, root, p)), hitLimit }
+  const visible = unchecked.size === 0 ? paths : paths.filter((p) => !unchecked.has(p) || visibleIn(tree, root, p))
+  return { paths: visible, hitLimit, skipped: tree.skippedLines() }
 })
 
 const checkRoot = Effect.fn("glob.checkRoot")(function*(root: string) {
@@ -138,6 +143,7 @@ export const globSearch = Effect.fn("glob.search")(function*(request: GlobReques
   const seen = new Set<string>()
   const paths: Array<string> = []
   let hitCollectionLimit = false
+  const skippedIgnoreLines: Array<SkippedIgnoreLineAt> = []
   for (const root of request.roots) {
     yield* checkRoot(root)
     const remaining = MAX_GLOB_COLLECTED_ENTRIES - paths.length
@@ -147,6 +153,7 @@ export const globSearch = Effect.fn("glob.search")(function*(request: GlobReques
     }
     const found = yield* globInRoot(root, request.pattern, request.ignore, remaining)
     hitCollectionLimit ||= found.hitLimit
+    skippedIgnoreLines.push(...found.skipped)
     for (const p of found.paths) {
       if (seen.has(comparable(p))) continue
       seen.add(comparable(p))
@@ -159,7 +166,11 @@ export const globSearch = Effect.fn("glob.search")(function*(request: GlobReques
     return stat?.isFile() === true ? [{ path: p, mtimeMs: stat.mtimeMs }] : []
   })
   const now = yield* Clock.currentTimeMillis
-  const result: GlobResult = { entries: sortFileEntries(entries, now, RECENCY_THRESHOLD_MS), hitCollectionLimit }
+  const result: GlobResult = {
+    entries: sortFileEntries(entries, now, RECENCY_THRESHOLD_MS),
+    hitCollectionLimit,
+    ...(skippedIgnoreLines.length === 0 ? {} : { skippedIgnoreLines })
+  }
   return result
 })
 
@@ -179,7 +190,7 @@ export interface GlobOutput {
 /** `within /abs` / `across N workspace directories` / `in the workspace directory`. @category formatting */
 export const describeGlobLocation = (location: GlobLocation): string =>
   location._tag === "Path"
-    ? `within ${location.path}`
+    ? `within ${escapeControlChars(location.path)}`
     : location.directories > 1
     ? `across ${location.directories} workspace directories`
     : "in the workspace directory"
@@ -191,15 +202,16 @@ export const formatGlobResult = (
 ): GlobOutput => {
   const where = describeGlobLocation(options.location)
   const total = result.entries.length
+  const note = skippedIgnoreLinesNote(result.skippedIgnoreLines ?? [])
   if (total === 0) {
-    return { llmContent: `No files found matching pattern "${options.pattern}" ${where}`, display: "No files found", resultFilePaths: [], truncated: false }
+    return { llmContent: `No files found matching pattern "${options.pattern}" ${where}${note}`, display: "No files found", resultFilePaths: [], truncated: false }
   }
   const fileLimit = Math.min(MAX_FILE_COUNT, options.maxLines ?? TRUNCATE_TOOL_OUTPUT_LINES)
   const hit = result.hitCollectionLimit
   const truncated = hit || total > fileLimit
   const shown = (truncated ? result.entries.slice(0, fileLimit) : result.entries).map((e) => e.path)
   let llmContent = `${hit ? "Found at least" : "Found"} ${total} file(s) matching "${options.pattern}" ${where}`
-  llmContent += `, sorted by modification time (newest first):\n---\n${shown.join("\n")}`
+  llmContent += `, sorted by modification time (newest first):\n---\n${shown.map(escapeControlChars).join("\n")}`
   if (hit) {
     llmContent += `\n---\n[Results truncated after scanning ${total} matching files. Narrow the pattern or path.]`
   } else if (truncated) {
@@ -207,7 +219,7 @@ export const formatGlobResult = (
     llmContent += `\n---\n[${omitted} ${omitted === 1 ? "file" : "files"} truncated] ...`
   }
   return {
-    llmContent,
+    llmContent: llmContent + note,
     display: `${hit ? "Found at least" : "Found"} ${total} matching file(s)${truncated ? " (truncated)" : ""}`,
     resultFilePaths: shown,
     truncated

@@ -12,7 +12,10 @@ import * as Effect from "effect/Effect"
 import { readRefusal } from "../tool/errno.js"
 import { LsExecutionError, PathIsNotADirectory, type PermissionDenied } from "../tool/errors.js"
 import { MAX_ENTRY_COUNT, TRUNCATE_TOOL_OUTPUT_LINES } from "./constants.js"
+import { compileRegexEagerly } from "./ignore/patterns.js"
 import { type IgnoreOptions, makeIgnoreTree } from "./ignore/tree.js"
+import { patternTooLong, patternUncompilable, type SkippedIgnoreLineAt, skippedIgnoreLinesNote } from "./patternLimits.js"
+import { escapeControlChars } from "./text.js"
 
 /** A directory listing request. @category models */
 export interface ListDirectoryRequest {
@@ -41,14 +44,29 @@ export interface ListDirectoryResult {
   readonly empty: boolean
   readonly gitIgnored: number
   readonly toolwrightIgnored: number
+  /** Ignore-file lines not applied because they cannot compile. */
+  readonly skippedIgnoreLines?: ReadonlyArray<SkippedIgnoreLineAt>
 }
 
-/** The reference's `shouldIgnore`: `*` → `.*`, `?` → `.`, anchored, on the base name. @category matching */
+/** The reference's `shouldIgnore` pattern: `*` → `.*`, `?` → `.`, anchored; undefined when it cannot compile (too large). @category matching */
+export const compileIgnoreGlob = (pattern: string): RegExp | undefined => {
+  const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")
+  return compileRegexEagerly(`^${source}$`)
+}
+
+/** The model-facing refusal of `ignore` globs that are too long or cannot compile, or undefined. @category validation */
+export const validateIgnoreGlobs = (patterns: ReadonlyArray<string> | undefined): string | undefined => {
+  for (const [i, pattern] of (patterns ?? []).entries()) {
+    const invalid = patternTooLong(`ignore[${i}]`, pattern) ??
+      (compileIgnoreGlob(pattern) === undefined ? patternUncompilable(`ignore[${i}]`, pattern) : undefined)
+    if (invalid !== undefined) return invalid
+  }
+  return undefined
+}
+
+/** True when a base name matches one of the `ignore` globs (one that cannot compile matches nothing). @category matching */
 export const matchesIgnoreGlob = (name: string, patterns: ReadonlyArray<string> | undefined): boolean =>
-  (patterns ?? []).some((pattern) => {
-    const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")
-    return new RegExp(`^${source}$`).test(name)
-  })
+  (patterns ?? []).some((pattern) => compileIgnoreGlob(pattern)?.test(name) === true)
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 const lsError = (dir: string) => (e: unknown): PermissionDenied | LsExecutionError =>
@@ -69,6 +87,7 @@ export const listDirectory = Effect.fn("ls.list")(function*(request: ListDirecto
   }
   const tree = yield* Effect.sync(() => makeIgnoreTree(dir, request.fileFiltering, { defaultExcludes: false }))
   const state = tree.stateOf(dir, new Set(dirents.map((d) => d.name)))
+  const ignoreGlobs = (request.ignore ?? []).flatMap((pattern) => compileIgnoreGlob(pattern) ?? [])
   const stats = yield* Effect.forEach(dirents, (d: Dirent) => Effect.promise(() => fs.stat(path.join(dir, d.name)).catch(() => undefined)), {
     concurrency: 32
   })
@@ -82,7 +101,7 @@ export const listDirectory = Effect.fn("ls.list")(function*(request: ListDirecto
     const reason = gitMeta ? "git" : tree.classify(state, dirent.name, isDirectory)
     if (reason === "git") gitIgnored++
     else if (reason === "toolwright") toolwrightIgnored++
-    else if (!matchesIgnoreGlob(dirent.name, request.ignore) && entryStat !== undefined) {
+    else if (!ignoreGlobs.some((glob) => glob.test(dirent.name)) && entryStat !== undefined) {
       entries.push({
         name: dirent.name,
         path: path.join(dir, dirent.name),
@@ -93,7 +112,15 @@ export const listDirectory = Effect.fn("ls.list")(function*(request: ListDirecto
     }
   }
   entries.sort((a, b) => (a.isDirectory !== b.isDirectory ? (a.isDirectory ? -1 : 1) : a.name.localeCompare(b.name)))
-  const result: ListDirectoryResult = { path: dir, entries, empty: false, gitIgnored, toolwrightIgnored }
+  const skippedIgnoreLines = tree.skippedLines()
+  const result: ListDirectoryResult = {
+    path: dir,
+    entries,
+    empty: false,
+    gitIgnored,
+    toolwrightIgnored,
+    ...(skippedIgnoreLines.length === 0 ? {} : { skippedIgnoreLines })
+  }
   return result
 })
 
@@ -102,12 +129,12 @@ export const formatListDirectory = (
   result: ListDirectoryResult,
   options: { readonly maxLines?: number } = {}
 ): { readonly llmContent: string; readonly display: string; readonly truncated: boolean } => {
-  if (result.empty) return { llmContent: `Directory ${result.path} is empty.`, display: "Directory is empty.", truncated: false }
+  if (result.empty) return { llmContent: `Directory ${escapeControlChars(result.path)} is empty.`, display: "Directory is empty.", truncated: false }
   const total = result.entries.length
   const limit = Math.min(MAX_ENTRY_COUNT, options.maxLines ?? TRUNCATE_TOOL_OUTPUT_LINES)
   const truncated = total > limit
   const shown = truncated ? result.entries.slice(0, limit) : result.entries
-  let llmContent = `Listed ${total} item(s) in ${result.path}:\n---\n${shown.map((e) => `${e.isDirectory ? "[DIR] " : ""}${e.name}`).join("\n")}`
+  let llmContent = `Listed ${total} item(s) in ${escapeControlChars(result.path)}:\n---\n${shown.map((e) => `${e.isDirectory ? "[DIR] " : ""}${escapeControlChars(e.name)}`).join("\n")}`
   if (truncated) {
     const omitted = total - limit
     llmContent += `\n---\n[${omitted} ${omitted === 1 ? "item" : "items"} truncated] ...`
@@ -116,6 +143,7 @@ export const formatListDirectory = (
   if (result.gitIgnored > 0) ignored.push(`${result.gitIgnored} git-ignored`)
   if (result.toolwrightIgnored > 0) ignored.push(`${result.toolwrightIgnored} toolwright-ignored`)
   if (ignored.length > 0) llmContent += `\n\n(${ignored.join(", ")})`
+  llmContent += skippedIgnoreLinesNote(result.skippedIgnoreLines ?? [])
   let display = `Listed ${total} item(s)`
   if (ignored.length > 0) display += ` (${ignored.join(", ")})`
   if (truncated) display += " (truncated)"

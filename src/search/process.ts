@@ -115,6 +115,9 @@ export const runProcess = (
       env: options.env ?? process.env,
       stdio: ["ignore", "pipe", "pipe"]
     })
+    const abort = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+    }
     const splitter = makeLineSplitter(options.onLine ?? (() => undefined))
     const stderr: Array<Buffer> = []
     let stderrBytes = 0
@@ -127,21 +130,34 @@ export const runProcess = (
     const stderrLines = onStderrLine === undefined ? undefined : makeLineSplitter((line) => {
       if (onStderrLine(line)) keepStderr(Buffer.concat([line, NEWLINE]))
     })
-    child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk))
-    child.stderr.on("data", (chunk: Buffer) => (stderrLines === undefined ? keepStderr(chunk) : stderrLines.push(chunk)))
+    // a throw from a line handler must not escape an event callback (it would kill the process):
+    // it stops the child and becomes this run's failure
+    const guarded = (handle: () => void) => {
+      if (done) return
+      try {
+        handle()
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        abort()
+        finish(Effect.fail(new ProcessError({ message: `${command}: reading its output failed: ${message.slice(0, 200)}` })))
+      }
+    }
+    child.stdout.on("data", (chunk: Buffer) => guarded(() => splitter.push(chunk)))
+    child.stderr.on("data", (chunk: Buffer) =>
+      guarded(() => (stderrLines === undefined ? keepStderr(chunk) : stderrLines.push(chunk)))
+    )
     child.on("error", (error: NodeJS.ErrnoException) =>
       finish(Effect.fail(new ProcessError({ message: `${command}: ${error.message}`, code: error.code })))
     )
-    const abort = () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
-    }
     options.signal?.addEventListener("abort", abort, { once: true })
     child.on("close", (exitCode, signal) => {
       options.signal?.removeEventListener("abort", abort)
       const aborted = options.signal?.aborted ?? false
-      if (!aborted) {
-        splitter.end()
-        stderrLines?.end()
+      if (!aborted && !done) {
+        guarded(() => {
+          splitter.end()
+          stderrLines?.end()
+        })
       }
       finish(Effect.succeed({ exitCode, signal, stderr: Buffer.concat(stderr).toString("utf8"), aborted }))
     })

@@ -101,3 +101,16 @@ export const forEachLine = (
     start = end + 1
   }
 }
+
+// C0 controls, DEL, C1 controls and the Unicode line/paragraph separators
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" }
+
+/**
+ * A file name as search output shows it: control characters (a newline above all) written as
+ * JSON-style escapes (`\n`, `\t`, `\u001b`), so a name cannot forge an output line of its own.
+ * Other characters, backslashes included, are left as they are. @category text
+ */
+export const escapeControlChars = (name: string): string =>
+  name.replace(CONTROL_CHARS, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)

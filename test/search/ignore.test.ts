@@ -49,15 +49,15 @@ describe("gitignore patterns", () => {
 
 describe("grep glob filter", () => {
   it("matches base names without a slash, anchored paths with one, case-insensitively", () => {
-    const ts = compilePathGlob("*.{ts,tsx}")
+    const ts = compilePathGlob("*.{ts,tsx}")!
     assert.isTrue(pathGlobAllows(ts, "src/a.TS", false))
     assert.isTrue(pathGlobAllows(ts, "b.tsx", false))
     assert.isFalse(pathGlobAllows(ts, "c.js", false))
     assert.isTrue(pathGlobAllows(ts, "src", true))
-    const src = compilePathGlob("src/**")
+    const src = compilePathGlob("src/**")!
     assert.isTrue(pathGlobAllows(src, "src/x/y.txt", false))
     assert.isFalse(pathGlobAllows(src, "lib/src/y.txt", false))
-    const not = compilePathGlob("!*.test.ts")
+    const not = compilePathGlob("!*.test.ts")!
     assert.isFalse(pathGlobAllows(not, "a/b.test.ts", false))
     assert.isTrue(pathGlobAllows(not, "a/b.ts", false))
   })

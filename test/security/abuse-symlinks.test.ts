@@ -79,9 +79,10 @@ const callsFor = (p: string): ReadonlyArray<readonly [string, Record<string, unk
   ["run_shell_command", { command: "cat * .* 2>/dev/null; touch pwned-by-shell; true", directory: p }]
 ]
 
+/** Names after the header line: the header quotes the pattern (`sub/lup2/*\/secret.txt`), which lists nothing. */
 const listsOutside = (answer: Answer): boolean =>
   answer.kind === "ok" && (answer.name === "glob" || answer.name === "grep_search" || answer.name === "list_directory") &&
-  OUTSIDE_NAME.test(answer.text)
+  OUTSIDE_NAME.test(answer.text.split("\n").slice(1).join("\n"))
 
 describe("abuse: symbolic links inside the root that point out", () => {
   it.live("planted links (file, directory, dangling, /, chain, loop) lead nowhere outside", () =>

@@ -18,6 +18,7 @@ import { GrepExecutionError } from "../../tool/errors.js"
 import { MAX_SEARCH_FILE_BYTES, TRUNCATE_TOOL_OUTPUT_LINES } from "../constants.js"
 import { compilePathGlob, type PathGlob, pathGlobAllows } from "../ignore/patterns.js"
 import { type IgnoreTree, makeIgnoreTree } from "../ignore/tree.js"
+import { patternUncompilable } from "../patternLimits.js"
 import { compileGrepPattern, type CompiledPattern } from "../regex/compile.js"
 import type { GrepBackendName, GrepMatch, GrepRequest, GrepResult } from "./types.js"
 
@@ -56,13 +57,16 @@ export const makeSearchContext = Effect.fn("grep.context")(function*(request: Gr
   const isFile = !stat.isDirectory()
   const dir = isFile ? path.dirname(root) : root
   const tree = yield* Effect.sync(() => makeIgnoreTree(dir, request.ignore))
+  const wantsGlob = request.glob !== undefined && request.glob !== ""
+  const glob = wantsGlob ? compilePathGlob(request.glob!) : undefined
+  if (wantsGlob && glob === undefined) return yield* new GrepExecutionError({ message: patternUncompilable("glob", request.glob!) })
   const context: SearchContext = {
     request: { ...request, root },
     compiled: compiled.value,
     dir,
     fileName: isFile ? path.basename(root) : undefined,
     tree,
-    glob: request.glob === undefined || request.glob === "" ? undefined : compilePathGlob(request.glob),
+    glob,
     keep: Math.min(request.limit ?? Infinity, TRUNCATE_TOOL_OUTPUT_LINES)
   }
   return context
@@ -158,7 +162,8 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
     totalMatches,
     engine: options.engine,
     ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason }),
-    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: skippedLargeFiles.sort() })
+    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: skippedLargeFiles.sort() }),
+    ...(context.tree.skippedLines().length === 0 ? {} : { skippedIgnoreLines: context.tree.skippedLines() })
   }
   return result
 })

@@ -11,6 +11,8 @@
  */
 import { MAX_SEARCH_FILE_BYTES, TRUNCATE_TOOL_OUTPUT_LINES, TRUNCATE_TOOL_OUTPUT_THRESHOLD } from "../constants.js"
 import type { GrepResult } from "./types.js"
+import { skippedIgnoreLinesNote } from "../patternLimits.js"
+import { escapeControlChars } from "../text.js"
 
 /** Where a search ran, as the header names it. @category models */
 export type SearchLocation =
@@ -46,7 +48,7 @@ export interface GrepFormatOptions {
 /** `in path "x"` / `across N workspace directories` / `in the workspace directory`. @category formatting */
 export const describeGrepLocation = (location: SearchLocation): string =>
   location._tag === "Path"
-    ? `in path "${location.path}"`
+    ? `in path "${escapeControlChars(location.path)}"`
     : location.directories > 1
     ? `across ${location.directories} workspace directories`
     : "in the workspace directory"
@@ -67,7 +69,7 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
   const where = describeGrepLocation(options.location)
   const filter = options.glob ? ` (filter: "${options.glob}")` : ""
   const total = result.totalMatches
-  const skipped = skippedTrailer(result.skippedLargeFiles ?? [])
+  const skipped = skippedTrailer(result.skippedLargeFiles ?? []) + skippedIgnoreLinesNote(result.skippedIgnoreLines ?? [])
   if (total === 0) {
     return {
       llmContent: `No matches found for pattern "${options.pattern}" ${where}${filter}.${skipped}`,
@@ -89,7 +91,7 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
   let included = 0
   let truncatedByChars = false
   for (const match of candidates) {
-    const line = `${match.path}:${match.line}:${match.text}`
+    const line = `${escapeControlChars(match.path)}:${match.line}:${match.text}`
     const sep = included > 0 ? 1 : 0
     shown.push(match.absolutePath)
     if (used + line.length + sep <= charLimit) {

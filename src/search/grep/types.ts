@@ -7,6 +7,7 @@
 import type * as Effect from "effect/Effect"
 import type { ExecutionTimeout, GrepExecutionError } from "../../tool/errors.js"
 import type { IgnoreOptions } from "../ignore/tree.js"
+import type { SkippedIgnoreLineAt } from "../patternLimits.js"
 
 /** The four grep engines. @category models */
 export type GrepBackendName = "ripgrep" | "git-grep" | "grep" | "js"
@@ -53,6 +54,8 @@ export interface GrepResult {
    * for ripgrep in a tree (its `--max-filesize` skips them silently).
    */
   readonly skippedLargeFiles?: ReadonlyArray<string>
+  /** Ignore-file lines not applied because they cannot compile (see `MAX_SEARCH_PATTERN_CHARS`). */
+  readonly skippedIgnoreLines?: ReadonlyArray<SkippedIgnoreLineAt>
 }
 
 /** A grep engine. @category models */

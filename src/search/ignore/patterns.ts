@@ -27,6 +27,28 @@ export interface PathGlob {
   readonly regex: RegExp
 }
 
+/**
+ * Builds a regex and runs it once: V8 compiles a pattern on first use, and only then throws
+ * "Regular expression too large" (sources over ~60 KB). Undefined when either step throws, so no
+ * later `test` — inside a stream callback, say — can throw it. @category patterns
+ */
+export const compileRegexEagerly = (source: string, flags = ""): RegExp | undefined => {
+  try {
+    const regex = new RegExp(source, flags)
+    regex.test("")
+    return regex
+  } catch {
+    return undefined
+  }
+}
+
+/** A line of an ignore file that could not be turned into a rule (it is skipped). @category models */
+export interface SkippedIgnoreLine {
+  /** 1-based line number in the file. */
+  readonly line: number
+  readonly length: number
+}
+
 const REGEX_SPECIALS = /[.*+?^${}()|[\]\\/-]/g
 const escapeRegex = (s: string): string => s.replace(REGEX_SPECIALS, "\\$&")
 
@@ -156,11 +178,18 @@ const anchored = (body: string, options: { readonly braces: boolean }): string =
   return hasSlash ? `^${globSource(trimmed, options)}$` : `^(?:.*/)?${globSource(trimmed, options)}$`
 }
 
-/** Parses the text of a `.gitignore`-syntax file into rules (comments, `!`, trailing `/`, escapes). @category patterns */
-export const parseIgnoreFile = (content: string): ReadonlyArray<IgnoreRule> => {
+/**
+ * Parses the text of a `.gitignore`-syntax file into rules (comments, `!`, trailing `/`, escapes).
+ * A line whose pattern cannot compile (too large for the regex engine) is skipped and listed in
+ * `skipped`. @category patterns
+ */
+export const parseIgnoreFileReport = (
+  content: string
+): { readonly rules: ReadonlyArray<IgnoreRule>; readonly skipped: ReadonlyArray<SkippedIgnoreLine> } => {
   const rules: Array<IgnoreRule> = []
+  const skipped: Array<SkippedIgnoreLine> = []
   const text = content.startsWith("\uFEFF") ? content.slice(1) : content
-  for (const rawLine of text.split("\n")) {
+  for (const [index, rawLine] of text.split("\n").entries()) {
     let line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine
     if (line === "" || line.startsWith("#")) continue
     while (line.endsWith(" ") && !line.endsWith("\\ ")) line = line.slice(0, -1)
@@ -169,21 +198,32 @@ export const parseIgnoreFile = (content: string): ReadonlyArray<IgnoreRule> => {
     const dirOnly = line.endsWith("/") && !line.endsWith("\\/")
     if (dirOnly) line = line.slice(0, -1)
     if (line === "" || line === "/") continue
-    const regex = new RegExp(anchored(line, { braces: false }))
+    const regex = compileRegexEagerly(anchored(line, { braces: false }))
     // `^(?:.*/)?G$` on a path is `^G$` on its base name: G cannot match a `/` (a bare `**` matches anything either way)
-    if (line.includes("/")) rules.push({ regex, negated, dirOnly })
-    else rules.push({ regex, nameRegex: new RegExp(`^${globSource(line, { braces: false })}$`), negated, dirOnly })
+    const nameRegex = line.includes("/") ? undefined : compileRegexEagerly(`^${globSource(line, { braces: false })}$`)
+    if (regex === undefined || (!line.includes("/") && nameRegex === undefined)) {
+      skipped.push({ line: index + 1, length: rawLine.length })
+      continue
+    }
+    rules.push(nameRegex === undefined ? { regex, negated, dirOnly } : { regex, nameRegex, negated, dirOnly })
   }
-  return rules
+  return { rules, skipped }
 }
 
-/** Compiles a grep `glob` filter (case-insensitive; a leading `!` excludes). @category patterns */
-export const compilePathGlob = (glob: string): PathGlob => {
+/** The rules of a `.gitignore`-syntax file ({@link parseIgnoreFileReport} without the skipped lines). @category patterns */
+export const parseIgnoreFile = (content: string): ReadonlyArray<IgnoreRule> => parseIgnoreFileReport(content).rules
+
+/**
+ * Compiles a grep `glob` filter (case-insensitive; a leading `!` excludes); undefined when the
+ * regex engine cannot compile it (see {@link compileRegexEagerly}). @category patterns
+ */
+export const compilePathGlob = (glob: string): PathGlob | undefined => {
   const negated = glob.startsWith("!")
   let body = negated ? glob.slice(1) : glob
   const dirOnly = body.endsWith("/")
   if (dirOnly) body = body.slice(0, -1)
-  return { glob, negated, dirOnly, regex: new RegExp(anchored(body, { braces: true }), "i") }
+  const regex = compileRegexEagerly(anchored(body, { braces: true }), "i")
+  return regex === undefined ? undefined : { glob, negated, dirOnly, regex }
 }
 
 /** True when a path relative to the search root passes the filter glob (`isDir` for directories). @category patterns */

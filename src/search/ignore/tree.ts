@@ -24,7 +24,8 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { DEFAULT_EXCLUDED_NAMES, GIT_IGNORE_FILE, TOOLWRIGHT_IGNORE_FILE } from "../constants.js"
-import { type IgnoreRule, parseIgnoreFile } from "./patterns.js"
+import type { SkippedIgnoreLineAt } from "../patternLimits.js"
+import { type IgnoreRule, parseIgnoreFileReport } from "./patterns.js"
 
 /** Which ignore files a search respects. @category models */
 export interface IgnoreOptions {
@@ -67,7 +68,12 @@ export interface IgnoreTree {
   readonly classify: (parent: DirState, name: string, isDir: boolean) => ExclusionReason | undefined
   /** Why a path relative to the root is hidden (checking every directory on the way), if it is. */
   readonly reasonFor: (relPath: string, isDir: boolean) => ExclusionReason | undefined
+  /** Ignore-file lines read so far that could not compile (too large for the regex engine) and were skipped. */
+  readonly skippedLines: () => ReadonlyArray<SkippedRuleLine>
 }
+
+/** An ignore-file line left out because it cannot compile. @category models */
+export type SkippedRuleLine = SkippedIgnoreLineAt
 
 /** True when `child` is `parent` or below it. @category paths */
 export const isWithin = (child: string, parent: string): boolean =>
@@ -119,8 +125,6 @@ const exists = (file: string): boolean => {
     return false
   }
 }
-const rulesAt = (base: string, text: string | undefined): ReadonlyArray<RuleSet> =>
-  text === undefined ? [] : [{ base, rules: parseIgnoreFile(text) }]
 
 /** Nearest directory at or above `dir` holding a `.git` entry. */
 const findWorkTreeTop = (dir: string): string | undefined => {
@@ -141,6 +145,13 @@ export const makeIgnoreTree = (
     ? options.workspaceRoot
     : top ?? root
   const cache = new Map<string, DirState>()
+  const skipped: Array<SkippedRuleLine> = []
+  const rulesAt = (base: string, text: string | undefined, file: string): ReadonlyArray<RuleSet> => {
+    if (text === undefined) return []
+    const parsed = parseIgnoreFileReport(text)
+    for (const line of parsed.skipped) skipped.push({ file: path.join(base, file), line: line.line })
+    return [{ base, rules: parsed.rules }]
+  }
 
   /** The state of `dir`; `names` (its entries) spares the existence checks of the ignore files. */
   const compute = (dir: string, parent: DirState | undefined, names?: ReadonlySet<string>): DirState => {
@@ -156,11 +167,11 @@ export const makeIgnoreTree = (
       // no ignore file here: the parent's rules, shared
       return { dir, git: parent.git, gitExtra: parent.gitExtra, tw: parent.tw }
     }
-    const tw = [...(parent?.tw ?? []), ...rulesAt(dir, twText)]
+    const tw = [...(parent?.tw ?? []), ...rulesAt(dir, twText, TOOLWRIGHT_IGNORE_FILE)]
     if (parent?.git !== undefined) {
-      return { dir, git: [...parent.git, ...rulesAt(dir, gitignore)], gitExtra: [...parent.gitExtra, ...rulesAt(dir, exclude)], tw }
+      return { dir, git: [...parent.git, ...rulesAt(dir, gitignore, GIT_IGNORE_FILE)], gitExtra: [...parent.gitExtra, ...rulesAt(dir, exclude, ".git/info/exclude")], tw }
     }
-    if (hasGit) return { dir, git: [...rulesAt(dir, exclude), ...rulesAt(dir, gitignore)], gitExtra: [], tw }
+    if (hasGit) return { dir, git: [...rulesAt(dir, exclude, ".git/info/exclude"), ...rulesAt(dir, gitignore, GIT_IGNORE_FILE)], gitExtra: [], tw }
     return { dir, git: undefined, gitExtra: [], tw }
   }
 
@@ -228,5 +239,14 @@ export const makeIgnoreTree = (
     return typeof parent === "string" ? parent : classify(parent, relPath.slice(slash + 1), isDir)
   }
 
-  return { root, insideWorkTree: top !== undefined, rootGitIgnored, rootHidden, stateOf, classify, reasonFor }
+  return {
+    root,
+    insideWorkTree: top !== undefined,
+    rootGitIgnored,
+    rootHidden,
+    stateOf,
+    classify,
+    reasonFor,
+    skippedLines: () => skipped
+  }
 }

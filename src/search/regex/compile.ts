@@ -4,6 +4,8 @@
  *
  * @since 0.1.0
  */
+import { compileRegexEagerly } from "../ignore/patterns.js"
+import { patternTooLong, patternUncompilable, quotePattern } from "../patternLimits.js"
 import { emitPattern, type Dialect, type EmitOutcome } from "./emit.js"
 import { parsePattern } from "./parse.js"
 
@@ -21,29 +23,30 @@ export interface CompiledPattern {
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
-/** Returns the model-facing message for an invalid pattern, or undefined when `new RegExp` accepts it. @category validation */
+/**
+ * Returns the model-facing message for an invalid pattern (over `MAX_SEARCH_PATTERN_CHARS`, or
+ * one `new RegExp` rejects, or one too large to run once compiled), or undefined. @category validation
+ */
 export const validateGrepPattern = (pattern: string): string | undefined => {
+  const tooLong = patternTooLong("pattern", pattern)
+  if (tooLong !== undefined) return tooLong
   try {
-    new RegExp(pattern)
+    // V8 compiles on first use: only then does "Regular expression too large" surface
+    new RegExp(pattern).test("")
     return undefined
   } catch (e) {
-    return `Invalid regular expression pattern: ${pattern}. Error: ${errorMessage(e)}`
+    return `Invalid regular expression pattern: ${quotePattern(pattern)}. Error: ${quotePattern(errorMessage(e))}`
   }
 }
 
-const compileJs = (source: string, flags: string): RegExp | undefined => {
-  try {
-    return new RegExp(source, flags)
-  } catch {
-    return undefined
-  }
-}
+const compileJs = (source: string, flags: string): RegExp | undefined => compileRegexEagerly(source, flags)
 
 /** Compiles a pattern for every dialect; fails with the {@link validateGrepPattern} message. @category constructors */
 export const compileGrepPattern = (pattern: string): { readonly ok: true; readonly value: CompiledPattern } | { readonly ok: false; readonly message: string } => {
   const invalid = validateGrepPattern(pattern)
   if (invalid !== undefined) return { ok: false, message: invalid }
-  const raw = new RegExp(pattern, "i")
+  const raw = compileRegexEagerly(pattern, "i")
+  if (raw === undefined) return { ok: false, message: patternUncompilable("pattern", pattern) }
   const parsed = parsePattern(pattern)
   if (parsed._tag === "Unsupported") {
     const reason = `the pattern uses a construct only the JS engine runs as written (${parsed.reason})`

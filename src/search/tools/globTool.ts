@@ -15,6 +15,7 @@ import { realLocations } from "../../session/location.js"
 import { Workspace, type WorkspaceService } from "../../session/workspace.js"
 import { defineTool, GlobExecutionError, InvalidToolParams, Kind, PathNotInWorkspace, PathParam, textResult } from "../../tool/index.js"
 import { MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS } from "../constants.js"
+import { patternTooLong, shortErrorMessage } from "../patternLimits.js"
 import { formatGlobResult, type GlobEntry, type GlobLocation, type GlobResult, globSearch, sortFileEntries, validateGlobPattern } from "../glob.js"
 import { containingRoot, displayPath, resolveSearchPath, searchRoots } from "./paths.js"
 
@@ -50,6 +51,8 @@ type Params = typeof GlobParams.Type
 const PARENT_SEGMENT = /(?:^|[/\\{,])\.\.(?:[/\\},]|$)/
 
 const validate = (p: Params): string | undefined => {
+  const tooLong = patternTooLong("pattern", p.pattern)
+  if (tooLong !== undefined) return tooLong
   const empty = validateGlobPattern(p.pattern)
   if (empty !== undefined) return empty
   if (PARENT_SEGMENT.test(p.pattern)) {
@@ -101,7 +104,8 @@ const globRoots = Effect.fnUntraced(function*(workspace: WorkspaceService, patte
   const now = yield* Clock.currentTimeMillis
   const merged: GlobResult = {
     entries: sortFileEntries(capped ? entries.slice(0, MAX_GLOB_COLLECTED_ENTRIES) : entries, now, RECENCY_THRESHOLD_MS),
-    hitCollectionLimit: capped || results.some((r) => r.hitCollectionLimit)
+    hitCollectionLimit: capped || results.some((r) => r.hitCollectionLimit),
+    skippedIgnoreLines: results.flatMap((r) => r.skippedIgnoreLines ?? [])
   }
   return merged
 })
@@ -136,7 +140,7 @@ export const makeGlob = Effect.gen(function*() {
             Effect.gen(function*() {
               const result = yield* globRoots(workspace, relative.pattern, roots).pipe(
                 Effect.catchDefect((defect) => {
-                  const message = defect instanceof Error ? defect.message : String(defect)
+                  const message = shortErrorMessage(defect)
                   return Effect.logWarning("glob: search failed", defect).pipe(Effect.andThen(Effect.fail(
                     new GlobExecutionError({ message: `Error during glob search operation: ${message}`, display: `Error: ${message}` })
                   )))

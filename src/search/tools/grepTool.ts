@@ -20,6 +20,8 @@ import { formatGrepResult, type SearchLocation, type SearchOutput } from "../gre
 import { grepSearch } from "../grep/search.js"
 import { makeGrepBackendSelector } from "../grep/select.js"
 import type { GrepBackendName, GrepMatch, GrepRequest, GrepResult } from "../grep/types.js"
+import { compilePathGlob } from "../ignore/patterns.js"
+import { patternTooLong, patternUncompilable, shortErrorMessage } from "../patternLimits.js"
 import { validateGrepPattern } from "../regex/compile.js"
 import { grepBackendChoice } from "./backend.js"
 import { recordGrepReads } from "./grepReads.js"
@@ -84,7 +86,11 @@ export interface GrepSearchToolOptions {
 
 type Params = typeof GrepSearchParams.Type
 
-const validate = (p: Params): string | undefined => validateGrepPattern(p.pattern)
+const validate = (p: Params): string | undefined => {
+  const invalid = validateGrepPattern(p.pattern)
+  if (invalid !== undefined || p.glob === undefined || p.glob === "") return invalid
+  return patternTooLong("glob", p.glob) ?? (compilePathGlob(p.glob) === undefined ? patternUncompilable("glob", p.glob) : undefined)
+}
 
 const describe = (p: Params, where: string | undefined): string =>
   `'${p.pattern}'${where === undefined ? "" : ` in ${where}`}${p.glob ? ` (filter: '${p.glob}')` : ""}`
@@ -188,7 +194,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   Effect.catchTag("GrepExecutionError", (e) => Effect.fail(execError(e.message))),
                   Effect.catchDefect((defect) =>
                     Effect.logWarning("grep_search: search failed", defect).pipe(
-                      Effect.andThen(Effect.fail(execError(defect instanceof Error ? defect.message : String(defect))))
+                      Effect.andThen(Effect.fail(execError(shortErrorMessage(defect))))
                     )
                   )
                 )
@@ -200,7 +206,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                     matches: merged.matches,
                     totalMatches: merged.totalMatches,
                     engine: results[0]?.engine ?? "js",
-                    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: [...new Set(skippedLargeFiles)] })
+                    ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: [...new Set(skippedLargeFiles)] }),
+                    skippedIgnoreLines: results.flatMap((r) => r.skippedIgnoreLines ?? [])
                   },
                   {
                     pattern: params.pattern,

@@ -14,7 +14,7 @@ import { CurrentOutputLimits } from "../../output/config.js"
 import { realLocation } from "../../session/location.js"
 import { Workspace } from "../../session/workspace.js"
 import { defineTool, Kind, LsExecutionError, PathParam, textResult } from "../../tool/index.js"
-import { formatListDirectory, listDirectory, type ListEntry } from "../listDirectory.js"
+import { formatListDirectory, listDirectory, type ListEntry, validateIgnoreGlobs } from "../listDirectory.js"
 import { cleanPathInput, containingRoot, displayPath } from "./paths.js"
 
 const DESCRIPTION = `Lists the files and subdirectories directly inside a directory: directories first (prefixed "[DIR] "), then files, each sorted by name.
@@ -61,6 +61,7 @@ export const makeListDirectory = Effect.gen(function*() {
     description: DESCRIPTION,
     kind: Kind.Search,
     params: ListDirectoryParams,
+    validate: (params) => validateIgnoreGlobs(params.ignore),
     invoke: (params) =>
       Effect.gen(function*() {
         const abs = yield* workspace.resolveReadable(cleanPathInput(params.path))
