@@ -6,8 +6,6 @@
  *
  * @since 0.1.0
  */
-import type { Stats } from "node:fs"
-import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -15,20 +13,12 @@ import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../output/config.js"
 import { FileReadCache } from "../session/readCache.js"
 import { Workspace } from "../session/workspace.js"
-import {
-  defineTool,
-  FileNotFound,
-  Kind,
-  PathParam,
-  type PermissionDenied,
-  ReadContentFailure,
-  TargetIsDirectory
-} from "../tool/index.js"
-import { failureReason, isMissing, readRefusal } from "../tool/errno.js"
+import { defineTool, Kind, PathParam } from "../tool/index.js"
 import { loadFileToolsSettings } from "./config.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 import { parsePages } from "./pdf.js"
+import { type OpenedFile, openVerified, readFailure } from "./readHandle.js"
 import { HEAD_BYTES, type ReadFileData, readByKind, type ReadOutcome } from "./readKinds.js"
 import { fileKind, SNIFF_BYTES } from "./sniff.js"
 
@@ -90,40 +80,23 @@ const placeholder = (rel: string) =>
   `file was modified outside the read/edit tools (shell command, MCP tool, another process), re-read with explicit ` +
   `offset/limit to fetch current content.]`
 
-const statFailure = (abs: string) => (cause: unknown): FileNotFound | PermissionDenied | ReadContentFailure => {
-  if (isMissing(cause)) {
-    return new FileNotFound({
-      message: "Could not read file because no file was found at the specified path.",
-      display: "File not found."
-    })
-  }
-  return readRefusal(cause, abs) ?? new ReadContentFailure({
-    message: `Could not read file ${abs} (${failureReason(cause)}). Retry once; if it fails again, tell the user.`,
-    display: "Error reading file"
+/** The file's first bytes (up to {@link HEAD_BYTES}), read from the open handle: sniffed for its kind, and reused by the text reader. */
+const readHead = (abs: string, { handle, stats }: OpenedFile) =>
+  Effect.tryPromise({
+    try: async () => {
+      const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, stats.size))
+      const { bytesRead } = await handle.read(head, 0, head.length, 0)
+      return head.subarray(0, bytesRead)
+    },
+    catch: readFailure(abs)
   })
-}
-
-/** The file's first bytes (up to {@link HEAD_BYTES}): sniffed for its kind, and reused by the text reader. */
-const readHead = (abs: string, stats: Stats) =>
-  Effect.acquireUseRelease(
-    Effect.tryPromise({ try: () => fsp.open(abs, "r"), catch: statFailure(abs) }),
-    (handle) =>
-      Effect.tryPromise({
-        try: async () => {
-          const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, stats.size))
-          const { bytesRead } = await handle.read(head, 0, head.length, 0)
-          return head.subarray(0, bytesRead)
-        },
-        catch: statFailure(abs)
-      }),
-    (handle) => Effect.promise(() => handle.close())
-  )
 
 /** The `read_file` tool, bound to the session's workspace and read cache. @category constructors */
 export const makeReadFile = Effect.gen(function*() {
   const workspace = yield* Workspace
   const cache = yield* FileReadCache
   const settings = yield* loadFileToolsSettings
+  const readable = [...workspace.roots, ...workspace.extraReadableDirs]
 
   return defineTool({
     name: "read_file",
@@ -144,20 +117,10 @@ export const makeReadFile = Effect.gen(function*() {
           locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("allow" as const),
           execute: () =>
-            Effect.gen(function*() {
-              const stats = yield* Effect.tryPromise({ try: () => fsp.stat(abs), catch: statFailure(abs) })
-              if (stats.isDirectory()) {
-                return yield* new TargetIsDirectory({
-                  message: "Could not read file because the provided path is a directory, not a file.",
-                  display: "Path is a directory."
-                })
-              }
-              if (!stats.isFile()) {
-                return yield* new ReadContentFailure({
-                  message: `Cannot read file: ${path.basename(abs)} is not a regular file (e.g. device, socket, or pipe).`,
-                  display: "Not a regular file."
-                })
-              }
+            Effect.scoped(Effect.gen(function*() {
+              // Opened once and verified: every read below is of this descriptor, never the path again.
+              const opened = yield* openVerified(abs, readable)
+              const stats = opened.stats
               if (full && !cache.disabled) {
                 const status = yield* cache.check(stats, abs)
                 const e = status.state === "fresh" ? status.entry : undefined
@@ -172,12 +135,13 @@ export const makeReadFile = Effect.gen(function*() {
                   }
                 }
               }
-              const head = yield* readHead(abs, stats)
+              const head = yield* readHead(abs, opened)
               const limits = yield* CurrentOutputLimits
               const outcome: ReadOutcome = yield* readByKind({
                 abs,
                 rel,
                 stats,
+                handle: opened.handle,
                 head,
                 kind: fileKind(abs, head.subarray(0, SNIFF_BYTES)),
                 offset: params.offset ?? 0,
@@ -192,7 +156,7 @@ export const makeReadFile = Effect.gen(function*() {
                 ...(outcome.lines !== undefined ? { lines: outcome.lines } : {})
               })
               return { llmContent: outcome.parts, display: outcome.display, data: outcome.data }
-            })
+            }))
         }
       })
   })

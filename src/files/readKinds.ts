@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type { Stats } from "node:fs"
-import * as fsp from "node:fs/promises"
+import type * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -69,7 +69,10 @@ export interface ReadOutcome {
 export interface ReadRequest {
   readonly abs: string
   readonly rel: string
+  /** `fstat` of {@link handle}. */
   readonly stats: Stats
+  /** The file, opened once and verified to be inside the workspace: every read uses it, never the path. */
+  readonly handle: fsp.FileHandle
   /** The file's first `min(size, HEAD_BYTES)` bytes, read once (fewer if it shrank). */
   readonly head: Uint8Array
   readonly kind: FileKind
@@ -89,41 +92,36 @@ const readFailure = (abs: string) => (cause: unknown): PermissionDenied | ReadCo
     display: "Error reading file"
   })
 
-const readAll = (abs: string) => Effect.tryPromise({ try: () => fsp.readFile(abs), catch: readFailure(abs) })
+const readAll = (r: ReadRequest) => Effect.tryPromise({ try: () => r.handle.readFile(), catch: readFailure(r.abs) })
 
 const tooLarge = (message: string) => new FileTooLarge({ message, display: message })
 
 /** Bytes read once at the start of every read: the binary sniff, small files whole, a streamed page's first chunk. @category constants */
 export const HEAD_BYTES = FIRST_CHUNK_BYTES
 
-/** A page of a file of 10 MB or more: the head first, then reads on a handle opened only if the page needs them. */
+/** A page of a file of 10 MB or more: the head first, then positional reads on the open handle if the page needs them. */
 const streamPage = (r: ReadRequest): Effect.Effect<TextPage, PermissionDenied | ReadContentFailure> =>
-  Effect.scoped(Effect.gen(function*() {
-    const handle = yield* Effect.cached(Effect.acquireRelease(
-      Effect.tryPromise({ try: () => fsp.open(r.abs, "r"), catch: readFailure(r.abs) }),
-      (h) => Effect.promise(() => h.close())
-    ))
+  Effect.suspend(() => {
     // One buffer for every read: pageStream decodes each read before asking for the next, so a scan
     // through hundreds of megabytes leaves no trail of 1 MiB buffers for the collector.
     const buffer = Buffer.allocUnsafe(Math.min(MAX_CHUNK_BYTES, r.stats.size))
     const readMore = (position: number, length: number) =>
-      Effect.flatMap(handle, (h) =>
-        Effect.tryPromise({
-          try: async () => {
-            const { bytesRead } = await h.read(buffer, 0, Math.min(length, buffer.length), position)
-            return buffer.subarray(0, bytesRead)
-          },
-          catch: readFailure(r.abs)
-        }))
-    return yield* pageStream(r.head, r.stats.size, r, readMore, r.legacyEncoding)
-  }))
+      Effect.tryPromise({
+        try: async () => {
+          const { bytesRead } = await r.handle.read(buffer, 0, Math.min(length, buffer.length), position)
+          return buffer.subarray(0, bytesRead)
+        },
+        catch: readFailure(r.abs)
+      })
+    return pageStream(r.head, r.stats.size, r, readMore, r.legacyEncoding)
+  })
 
 const pageOf = (r: ReadRequest): Effect.Effect<TextPage, PermissionDenied | ReadContentFailure> =>
   r.stats.size >= STREAM_THRESHOLD_BYTES
     ? streamPage(r)
     : r.head.length === r.stats.size
     ? Effect.sync(() => pageBytes(r.head, r, r.legacyEncoding))
-    : Effect.map(readAll(r.abs), (bytes) => pageBytes(bytes, r, r.legacyEncoding))
+    : Effect.map(readAll(r), (bytes) => pageBytes(bytes, r, r.legacyEncoding))
 
 const textOutcome = (r: ReadRequest, p: TextPage, kind: "text" | "svg"): Effect.Effect<ReadOutcome, InvalidToolParams> => {
   if (p.totalKnown && p.total > 0 && r.offset >= p.total) {
@@ -166,7 +164,7 @@ const readPdf = Effect.fnUntraced(function*(r: ReadRequest) {
   if (Option.isSome(range) && size > MAX_PDF_BYTES_WITH_PAGES) {
     return yield* tooLarge("File size exceeds the 512MB limit for PDF files.")
   }
-  const bytes = yield* readAll(r.abs)
+  const bytes = yield* readAll(r)
   const count = countPdfPages(bytes)
   let note = count === undefined ? `PDF document ${r.rel}.` : `PDF document ${r.rel} (${count} pages).`
   if (Option.isSome(range) && range.value._tag === "Range") {
@@ -190,7 +188,7 @@ const readPdf = Effect.fnUntraced(function*(r: ReadRequest) {
 
 const readNotebook = Effect.fnUntraced(function*(r: ReadRequest) {
   if (r.stats.size > MAX_MEDIA_BYTES) return yield* tooLarge("File size exceeds the 10MB limit.")
-  const bytes = yield* readAll(r.abs)
+  const bytes = yield* readAll(r)
   const decoded = decodeText(bytes, { legacyEncoding: r.legacyEncoding })
   const parsed = parseNotebook(decoded.text)
   if ("error" in parsed) {
@@ -245,7 +243,7 @@ export const readByKind = (r: ReadRequest): Effect.Effect<ReadOutcome, ReadKindE
       const media = r.kind
       if (r.stats.size > MAX_MEDIA_BYTES) return Effect.fail(tooLarge("File size exceeds the 10MB limit."))
       const label = media.part === "image" ? "image" : media.part === "audio" ? "audio" : "video"
-      return Effect.map(readAll(r.abs), (bytes): ReadOutcome => ({
+      return Effect.map(readAll(r), (bytes): ReadOutcome => ({
         parts: [
           text(`Read ${label} file: ${r.rel} (${media.mimeType}, ${bytes.length} bytes)`),
           { type: media.part, data: Buffer.from(bytes).toString("base64"), mimeType: media.mimeType }

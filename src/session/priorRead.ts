@@ -12,6 +12,7 @@ import * as Result from "effect/Result"
 import {
   EditRequiresPriorRead,
   FileChangedSinceRead,
+  FileNotFound,
   PriorReadVerificationFailed,
   TargetIsDirectory
 } from "../tool/errors.js"
@@ -28,7 +29,12 @@ export interface CheckPriorReadOptions {
 }
 
 /** Every way {@link checkPriorRead} can reject. @category errors */
-export type PriorReadError = EditRequiresPriorRead | FileChangedSinceRead | PriorReadVerificationFailed | TargetIsDirectory
+export type PriorReadError =
+  | EditRequiresPriorRead
+  | FileChangedSinceRead
+  | FileNotFound
+  | PriorReadVerificationFailed
+  | TargetIsDirectory
 
 const READ_FILE = "read_file"
 
@@ -42,7 +48,8 @@ const BASE_VERB: Record<PriorReadVerb, string> = { editing: "edit", overwriting:
 
 /**
  * Checks that `absPath` may be edited or overwritten, in the reference's order: missing file
- * (ok, or `file_changed_since_read` when `expectExisting`), stat failure, directory, special
+ * (ok, or `file_changed_since_read` when `expectExisting`), a parent that is a file (`file_not_found`),
+ * any other stat failure, directory, special
  * file, fresh text read (ok), drift, non-text payload, never read. Skipped when the cache is
  * disabled. Follows symlinks (the cache is keyed by the target's inode).
  * @category enforcement
@@ -70,6 +77,14 @@ export const checkPriorRead: (
         message: `File ${p} disappeared after the model read it (stat now returns ENOENT). Re-read with the ` +
           `${READ_FILE} tool — the path may have been deleted or moved — before retrying ${verb} it.`,
         display: `file disappeared after last read; re-run ${READ_FILE} first.`
+      })
+    }
+    if (code === "ENOTDIR") {
+      // Not a failure to verify: no file can exist at a path whose parent is a file.
+      return yield* new FileNotFound({
+        message: `Cannot ${base} ${p}: part of its parent path is a file, not a directory, so no file exists or can ` +
+          `be created there. Check the path (list the parent directory) and use the path of a regular file.`,
+        display: `File not found: a parent of ${p} is a file.`
       })
     }
     return yield* new PriorReadVerificationFailed({

@@ -23,26 +23,53 @@ export const isPathInside = (child: string, parent: string): boolean => {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel))
 }
 
-const resolveFrom: (absPath: string, hops: number) => Effect.Effect<string, FsError> = Effect.fnUntraced(
-  function*(absPath: string, hops: number) {
-    const real = yield* Effect.result(realpath(absPath))
-    if (Result.isSuccess(real)) return real.success
-    if (!isMissing(real.failure)) return yield* real.failure
-    const parent = path.dirname(absPath)
-    if (parent === absPath) return absPath
-    const link = yield* Effect.result(lstat(absPath))
-    if (Result.isSuccess(link) && link.success.isSymbolicLink()) {
-      if (hops >= MAX_SYMLINK_HOPS) {
-        return yield* new FsError({ op: "realpath", path: absPath, code: "ELOOP", cause: undefined })
-      }
-      const target = yield* readlink(absPath)
-      return yield* resolveFrom(path.resolve(parent, target), hops + 1)
+/**
+ * One walk from `/` over the components of `absPath` (no `realpath` per missing ancestor, which
+ * made a path 1,000 directories deep take seconds): each component is `lstat`ed once; a symbolic
+ * link, dangling or not, is replaced by its target's components; the first missing component ends
+ * the walk and the rest is joined on as written.
+ */
+const walk: (absPath: string) => Effect.Effect<string, FsError> = Effect.fnUntraced(function*(absPath: string) {
+  const { root } = path.parse(absPath)
+  // Components still to resolve, the next one last.
+  const pending = absPath.slice(root.length).split(path.sep).reverse()
+  let current = root
+  let hops = 0
+  while (pending.length > 0) {
+    const name = pending.pop()!
+    if (name === "" || name === ".") continue
+    if (name === "..") {
+      current = path.dirname(current)
+      continue
     }
-    if (Result.isFailure(link) && !isMissing(link.failure)) return yield* link.failure
-    const realParent = yield* resolveFrom(parent, hops)
-    return path.join(realParent, path.basename(absPath))
+    const candidate = path.join(current, name)
+    const link = yield* Effect.result(lstat(candidate))
+    if (Result.isFailure(link)) {
+      if (!isMissing(link.failure)) return yield* link.failure
+      return path.join(candidate, ...pending.reverse())
+    }
+    if (!link.success.isSymbolicLink()) {
+      current = candidate
+      continue
+    }
+    if (hops >= MAX_SYMLINK_HOPS) {
+      return yield* new FsError({ op: "realpath", path: absPath, code: "ELOOP", cause: undefined })
+    }
+    hops++
+    const target = yield* readlink(candidate)
+    if (path.isAbsolute(target)) current = path.parse(target).root
+    pending.push(...target.split(path.sep).reverse())
   }
-)
+  return current
+})
+
+const resolveFrom = Effect.fnUntraced(function*(absPath: string) {
+  // The common case, a path that exists, is one system call.
+  const real = yield* Effect.result(realpath(absPath))
+  if (Result.isSuccess(real)) return real.success
+  if (!isMissing(real.failure)) return yield* real.failure
+  return yield* walk(absPath)
+})
 
 /**
  * The real path of `absPath`, or for a not-yet-existing path the real path of its nearest existing
@@ -51,4 +78,4 @@ const resolveFrom: (absPath: string, hops: number) => Effect.Effect<string, FsEr
  * @category resolution
  */
 export const resolveRealPath = (absPath: string): Effect.Effect<string, FsError> =>
-  resolveFrom(path.resolve(absPath), 0)
+  resolveFrom(path.resolve(absPath))

@@ -22,8 +22,8 @@ import {
   PathNotInWorkspace,
   type PermissionDenied
 } from "../tool/errors.js"
-import { readRefusal } from "../tool/errno.js"
-import { realpath, stat } from "./fsEffect.js"
+import { isMissing, readRefusal } from "../tool/errno.js"
+import { lstat, realpath, stat } from "./fsEffect.js"
 import { isPathInside, resolveRealPath } from "./realPath.js"
 import { ensureStateSubdir, resolveStateDir, type StateSubdir } from "./stateDir.js"
 
@@ -132,28 +132,46 @@ export const makeWorkspace: (options: WorkspaceOptions) => Effect.Effect<Workspa
       })
     }
 
+    /**
+     * One resolution, checked and returned: the parent directory's real path, then the final
+     * component — followed if it is a link, for the check. The answer is that real path, or the
+     * link itself (as named, in its real parent) when the link lies inside the allowed dirs, so
+     * callers see a symlinked file as the link. Never a second resolution that could differ.
+     */
+    const locate = Effect.fnUntraced(function*(abs: string) {
+      const parent = path.dirname(abs)
+      if (parent === abs) {
+        const real = yield* resolveRealPath(abs)
+        return { real, named: real }
+      }
+      const named = path.join(yield* resolveRealPath(parent), path.basename(abs))
+      const final = yield* Effect.result(lstat(named))
+      if (Result.isFailure(final)) {
+        if (isMissing(final.failure)) return { real: named, named }
+        return yield* final.failure
+      }
+      return { real: final.success.isSymbolicLink() ? yield* resolveRealPath(named) : named, named }
+    })
+
     const resolveIn = Effect.fnUntraced(function*(input: string, allowed: ReadonlyArray<string>) {
       yield* checkInput(input)
       const abs = path.resolve(primaryRoot, input)
-      const real = yield* Effect.result(resolveRealPath(abs))
-      if (Result.isFailure(real)) {
-        const refused = readRefusal(real.failure.code, abs, "checking file")
+      const located = yield* Effect.result(locate(abs))
+      if (Result.isFailure(located)) {
+        const refused = readRefusal(located.failure.code, abs, "checking file")
         if (refused !== undefined) return yield* refused
         return yield* new PathNotInWorkspace({
           message: `Path ${input} could not be verified to be inside the workspace: resolving ${abs} failed ` +
-            `(${real.failure.code ?? "unknown error"}, e.g. a symbolic-link loop or an unreadable directory). ` +
+            `(${located.failure.code ?? "unknown error"}, e.g. a symbolic-link loop or an unreadable directory). ` +
             `Workspace roots: ${roots.join(", ")}. Use a path inside one of these roots that resolves cleanly.`,
           display: `Cannot verify path: ${input}`
         })
       }
-      if (!allowed.some((dir) => isPathInside(real.success, dir))) {
-        return yield* outside(input, abs, real.success, allowed)
+      const { named, real } = located.success
+      if (!allowed.some((dir) => isPathInside(real, dir))) {
+        return yield* outside(input, abs, real, allowed)
       }
-      // Canonical directories, final component kept as named (a symlinked file stays the link).
-      const parent = path.dirname(abs)
-      if (parent === abs) return abs
-      const realParent = yield* Effect.result(resolveRealPath(parent))
-      return Result.isSuccess(realParent) ? path.join(realParent.success, path.basename(abs)) : abs
+      return allowed.some((dir) => isPathInside(named, dir)) ? named : real
     })
 
     const resolve = Effect.fn("Workspace.resolve")(function*(input: string) {

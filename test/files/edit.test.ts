@@ -216,13 +216,13 @@ describe("edit: every error code", () => {
       assert.strictEqual(e.code, "target_is_directory")
     }))
 
-  it.effect("prior_read_verification_failed when the path cannot be stat'ed (ENOTDIR)", () =>
+  it.effect("file_not_found when a parent of the path is a file (ENOTDIR)", () =>
     Effect.gen(function*() {
       const w = yield* fileWorld()
       w.file("plain.txt", "x")
       const e = yield* Effect.flip(w.edit.call({ file_path: "plain.txt/child", old_string: "", new_string: "b" }))
-      assert.strictEqual(e.code, "prior_read_verification_failed")
-      assert.include(e.message, "(ENOTDIR)")
+      assert.strictEqual(e.code, "file_not_found")
+      assert.include(e.message, "part of its parent path is a file")
     }))
 
   it.effect("edit_preparation_failure for a character the file's encoding cannot hold", () =>

@@ -8,6 +8,7 @@ import { makeFileReadCache } from "../../src/session/readCache.js"
 import {
   EditRequiresPriorRead,
   FileChangedSinceRead,
+  FileNotFound,
   PriorReadVerificationFailed,
   TargetIsDirectory
 } from "../../src/tool/errors.js"
@@ -54,17 +55,36 @@ describe("checkPriorRead (reference §4.2, row by row)", () => {
       }
     }))
 
-  it.effect("row 3: any other stat error → prior_read_verification_failed with the errno code", () =>
+  it.effect("row 3: a parent that is a file (ENOTDIR) → file_not_found, not a verification failure", () =>
     Effect.gen(function*() {
       const { cache, file } = yield* setup
       const p = path.join(file, "child") // a path under a regular file: ENOTDIR
+      for (const { verb, base } of verbs) {
+        for (const options of [{}, { expectExisting: true }]) {
+          const e = yield* Effect.flip(checkPriorRead(cache, p, verb, options))
+          assert.instanceOf(e, FileNotFound)
+          assert.strictEqual(e.code, "file_not_found")
+          assert.strictEqual(
+            e.message,
+            `Cannot ${base} ${p}: part of its parent path is a file, not a directory, so no file exists or can be ` +
+              `created there. Check the path (list the parent directory) and use the path of a regular file.`
+          )
+        }
+      }
+    }))
+
+  it.effect("row 3: any other stat error → prior_read_verification_failed with the errno code", () =>
+    Effect.gen(function*() {
+      const { cache, tmp } = yield* setup
+      const p = path.join(tmp, "loop")
+      fs.symlinkSync(p, p) // a link to itself: stat fails with ELOOP
       for (const { verb } of verbs) {
         const e = yield* Effect.flip(checkPriorRead(cache, p, verb))
         assert.instanceOf(e, PriorReadVerificationFailed)
         assert.strictEqual(e.code, "prior_read_verification_failed")
         assert.strictEqual(
           e.message,
-          `Could not stat ${p} to verify prior read (ENOTDIR). Re-read with the read_file tool, then retry ${verb} it.`
+          `Could not stat ${p} to verify prior read (ELOOP). Re-read with the read_file tool, then retry ${verb} it.`
         )
         assert.strictEqual(e.display, `cannot verify prior read of ${p}; re-run read_file before ${verb} this file.`)
       }
