@@ -17,17 +17,24 @@ if (typeof (Map as any).groupBy !== "function") {
 }
 
 // Long attack scenarios (the fuzzer, racing swappers, hundreds of overlapping edits) form the `slow`
-// project: `npm run test:slow`, run by CI after `npm test`, which keeps the rest under its budget.
+// project: `npm run test:slow`, run by CI after `npm test` (which runs the `main` project and stays
+// under its 6-minute budget on 2 cores). A plain `npx vitest run` runs both.
 const SLOW = [
+  "test/robustness/overlapping-edits.test.ts",
+  "test/robustness/search.test.ts",
   "test/security/abuse-fuzz.test.ts",
   "test/security/abuse-hostile-workspace.test.ts",
+  "test/security/abuse-paths.test.ts",
   "test/security/abuse-special-files.test.ts",
-  "test/security/symlink-race.test.ts",
-  "test/robustness/overlapping-edits.test.ts"
+  "test/security/read-race.test.ts",
+  "test/security/symlink-race.test.ts"
 ]
 
 export default defineConfig({
   test: {
+    // vitest's default in run mode is one worker fewer than the cores: one, here. The suites wait on
+    // real processes most of the time, so one worker per core roughly halves the wall time.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [

@@ -8,7 +8,7 @@
  *
  * Each tool runs against a server of its own (two at a time), so a call that kills or wedges a
  * server stops only that tool's run. `TW_ABUSE_FUZZ_RUNS` sets the argument sets per tool (default
- * 120), `TW_ABUSE_FUZZ_SEED` the seed, `TW_ABUSE_PROGRESS=FILE` appends a line per batch (its time
+ * 2000), `TW_ABUSE_FUZZ_SEED` the seed, `TW_ABUSE_PROGRESS=FILE` appends a line per batch (its time
  * and its slow calls) to FILE.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -32,7 +32,7 @@ import {
   writeReport
 } from "./support.js"
 
-const RUNS = Number(process.env.TW_ABUSE_FUZZ_RUNS ?? 120)
+const RUNS = Number(process.env.TW_ABUSE_FUZZ_RUNS ?? 2000)
 const SEED = Number(process.env.TW_ABUSE_FUZZ_SEED ?? 20261203)
 const BATCH = 25
 
