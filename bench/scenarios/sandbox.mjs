@@ -15,6 +15,9 @@ const LINE = "0123456789abcdefghijklmnopqrstuvwxyz"
 const flood = (bytes) => `yes ${LINE} | head -c ${bytes}`
 
 const session = async ({ sandbox, pty }) => {
+  // Floods of hundreds of MB, several per session: spill files draw on the session's output cap
+  // (500 MiB by default), so the bench lifts it rather than measure a cut-off capture.
+  process.env.TOOLWRIGHT_MAX_SESSION_OUTPUT_BYTES ??= String(64 * 1024 ** 3)
   const tw = await import(path.join(distDir, "index.js"))
   const shell = await import(path.join(distDir, "shell", "index.js"))
   const Effect = await import("effect/Effect")

@@ -49,7 +49,11 @@ const session = async (pty) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "twbench-sh-"))
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "twbench-state-"))
   const settings = { ...shell.DEFAULT_SHELL_SETTINGS, pty: pty ? "auto" : "off" }
-  const layer = tw.SessionLayer.layer({ roots: [root], stateDir, mode: "yolo" }).pipe(
+  // The capture pipeline against a bare spawn, both unconfined: the sandbox's own cost is the
+  // sandbox scenario's. Several floods of hundreds of MB per session exceed the default session
+  // output cap (spill files draw on it), so the bench lifts it.
+  process.env.TOOLWRIGHT_MAX_SESSION_OUTPUT_BYTES ??= String(64 * 1024 ** 3)
+  const layer = tw.SessionLayer.layer({ roots: [root], stateDir, mode: "yolo", sandbox: { mode: "off" } }).pipe(
     Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" })),
     Layer.provide(Layer.succeed(shell.ShellConfig, settings))
   )
