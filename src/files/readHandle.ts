@@ -12,13 +12,13 @@
  *
  * @since 0.1.0
  */
-import * as fs from "node:fs"
 import { constants, type Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { isPathInside } from "../session/realPath.js"
+import { descriptorRealPath } from "../text/beneath.js"
 import {
   FileNotFound,
   PathNotInWorkspace,
@@ -79,10 +79,7 @@ const changedWhileReading = (abs: string, real: string | undefined, allowed: Rea
 
 /** The real path of the open descriptor, or `undefined` where `/proc/self/fd` is unavailable. */
 const descriptorPath = (handle: fsp.FileHandle): Effect.Effect<string | undefined> =>
-  // Synchronous on purpose: /proc answers from kernel memory without I/O, in a few microseconds,
-  // where a trip through the thread pool costs tens (this runs on every read).
-  Effect.try({ try: (): string | undefined => fs.readlinkSync(`/proc/self/fd/${handle.fd}`), catch: () => undefined })
-    .pipe(Effect.orElseSucceed(() => undefined))
+  Effect.sync(() => descriptorRealPath(handle.fd))
 
 /** Fallback without `/proc`: the path re-resolved now, if it still names the opened file. */
 const recheckedPath = (abs: string, stats: Stats): Effect.Effect<string | undefined> =>

@@ -68,13 +68,26 @@ export interface BeneathTarget {
 /** `/proc/self/fd/<fd>/<name>`: `name` inside the directory `dir` holds. @category paths */
 export const inDirectory = (dir: FileHandle, name: string): string => `/proc/self/fd/${dir.fd}/${name}`
 
-/** The real path of the directory an open handle holds now (`readlink` of its descriptor). @category paths */
+/**
+ * The real path of what an open descriptor holds now (`readlink /proc/self/fd/<fd>`), or
+ * `undefined` where `/proc` is missing or the file or directory was removed ("<path> (deleted)":
+ * nothing can be reached through it). Synchronous on purpose: `/proc` answers from kernel memory in
+ * microseconds, where a trip through the thread pool costs tens, and reads and writes ask on every call.
+ * @category paths
+ */
+export const descriptorRealPath = (fd: number): string | undefined => {
+  let target: string
+  try {
+    target = fs.readlinkSync(`/proc/self/fd/${fd}`)
+  } catch {
+    return undefined
+  }
+  return target.endsWith(" (deleted)") || !path.isAbsolute(target) ? undefined : target
+}
+
+/** The real path of the directory an open handle holds now (see {@link descriptorRealPath}). @category paths */
 export const realPathOf = (dir: FileHandle): Effect.Effect<Option.Option<string>> =>
-  Effect.tryPromise(() => fsp.readlink(`/proc/self/fd/${dir.fd}`)).pipe(
-    // A removed directory reads as "<path> (deleted)": there is nowhere inside to write.
-    Effect.map((p) => (p.endsWith(" (deleted)") || !path.isAbsolute(p) ? Option.none() : Option.some(p))),
-    Effect.orElseSucceed(() => Option.none<string>())
-  )
+  Effect.sync(() => Option.fromNullishOr(descriptorRealPath(dir.fd)))
 
 const componentsOf = (p: string): Array<string> => p.split("/").filter((c) => c !== "" && c !== ".")
 
