@@ -3,10 +3,9 @@
  * an environment of the test's choosing (a forced grep backend), and calls timed from outside.
  * Run `npm run build` first.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Effect } from "effect"
-import { cliPath } from "../support/serve.js"
+import { connectServeWith } from "../support/serve.js"
 
 type Content = Array<{ type: string; text?: string }>
 
@@ -17,25 +16,9 @@ export const textOf = (result: unknown): string => ((result as { content?: Conte
 export const errorTypeOf = (result: { readonly isError?: unknown; readonly _meta?: Record<string, unknown> | undefined }) =>
   result.isError === true ? result._meta?.["toolwright/errorType"] : undefined
 
-/** The CLI under test: this worktree's build, or another one (`TOOLWRIGHT_TEST_CLI=/path/to/bin/toolwright.js`, e.g. to see a test fail on an older build). */
-const cli = process.env.TOOLWRIGHT_TEST_CLI ?? cliPath
-
 /** Spawns `toolwright serve --root ROOT --state-dir STATE` with extra environment variables (closed with the scope). */
 export const serveWithEnv = (root: string, state: string, env: Record<string, string> = {}) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client({ name: "toolwright-robustness", version: "0.0.0" }, { capabilities: {} })
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [cli, "serve", "--root", root, "--state-dir", state],
-        stderr: "pipe",
-        env: { ...process.env, NO_COLOR: "1", ...env } as Record<string, string>
-      })
-      await client.connect(transport)
-      return client
-    }),
-    (client) => Effect.promise(() => client.close())
-  )
+  Effect.map(connectServeWith({ args: ["--root", root, "--state-dir", state], extraEnv: env }), (s) => s.client)
 
 /** A tool call and how long it took, measured by the client (the request timeout is far above the bounds tested). */
 export const timedCall = (client: Client, name: string, args: Record<string, unknown>) =>

@@ -3,13 +3,12 @@
  * as an unprivileged user (root bypasses file modes, so permission tests need another uid).
  */
 import * as fs from "node:fs"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Effect } from "effect"
-import { cliPath } from "../support/serve.js"
+import { connectServeWith, NOBODY } from "../support/serve.js"
 
 /** The uid/gid of `nobody`, the unprivileged user the permission tests run the server as. */
-export const NOBODY = 65534
+export { NOBODY }
 
 /** A connected client, the server's pid, and a way to call a tool and time it. */
 export interface Served {
@@ -27,31 +26,18 @@ export interface CallOutcome {
 
 /** Spawns `toolwright serve` (as `nobody` when `asNobody`), connected until the scope closes. */
 export const serveProcess = (args: ReadonlyArray<string>, options: { readonly asNobody?: boolean } = {}) =>
-  Effect.acquireRelease(
-    Effect.promise(async (): Promise<Served> => {
-      const serve = [cliPath, "serve", ...args]
-      const transport = new StdioClientTransport({
-        command: options.asNobody ? "setpriv" : process.execPath,
-        args: options.asNobody
-          ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", process.execPath, ...serve]
-          : serve,
-        stderr: "pipe",
-        env: { ...process.env, NO_COLOR: "1" } as Record<string, string>
-      })
-      const client = new Client({ name: "toolwright-robustness", version: "0.0.0" })
-      await client.connect(transport)
-      const call = async (name: string, args: Record<string, unknown>): Promise<CallOutcome> => {
-        const started = performance.now()
-        const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })
-        const ms = performance.now() - started
-        const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? "").join("")
-        const code = result.isError === true ? String(result._meta?.["toolwright/errorType"]) : undefined
-        return { text, code, ms }
-      }
-      return { client, pid: transport.pid!, call }
-    }),
-    (served) => Effect.promise(() => served.client.close())
-  )
+  Effect.map(connectServeWith({ args, ...(options.asNobody ? { asNobody: true } : {}) }), ({ client, pid }): Served => ({
+    client,
+    pid: pid!,
+    call: async (name, callArgs) => {
+      const started = performance.now()
+      const result = await client.callTool({ name, arguments: callArgs }, undefined, { timeout: 120_000 })
+      const ms = performance.now() - started
+      const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? "").join("")
+      const code = result.isError === true ? String(result._meta?.["toolwright/errorType"]) : undefined
+      return { text, code, ms }
+    }
+  }))
 
 /** A process's peak resident set (VmHWM) in bytes, from /proc; undefined where /proc has no such entry. */
 export const peakRss = (pid: number): number | undefined => {

@@ -22,20 +22,33 @@ export const tempDir = (prefix = "tw-") =>
 export const connectServe = (args: ReadonlyArray<string>, capabilities: Record<string, unknown> = {}) =>
   Effect.map(connectServeWith({ args, capabilities }), (s) => s.client)
 
-/** Like {@link connectServe}, with the server's environment (`env` replaces ours when given) and its pid. */
+/** The CLI under test: this checkout's build, or another (`TOOLWRIGHT_TEST_CLI=/path/to/bin/toolwright.js`, to see a test fail on an older build). */
+export const cliUnderTest = process.env["TOOLWRIGHT_TEST_CLI"] ?? cliPath
+
+/** The uid/gid of `nobody`, for servers run unprivileged. */
+export const NOBODY = 65534
+
+/**
+ * Like {@link connectServe}, with the server's environment (`env` replaces ours when given,
+ * `extraEnv` adds to it), optionally as `nobody` (through `setpriv`), and its pid. Every suite that
+ * drives the serve door spawns it here.
+ */
 export const connectServeWith = (options: {
   readonly args: ReadonlyArray<string>
   readonly capabilities?: Record<string, unknown>
   readonly env?: Record<string, string>
+  readonly extraEnv?: Record<string, string>
+  readonly asNobody?: boolean
 }) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const client = new Client({ name: "toolwright-test", version: "0.0.0" }, { capabilities: options.capabilities ?? {} })
+      const serve = [cliUnderTest, "serve", ...options.args]
       const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [cliPath, "serve", ...options.args],
+        command: options.asNobody ? "setpriv" : process.execPath,
+        args: options.asNobody ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", process.execPath, ...serve] : serve,
         stderr: "pipe",
-        env: { ...(options.env ?? (process.env as Record<string, string>)), NO_COLOR: "1" }
+        env: { ...(options.env ?? (process.env as Record<string, string>)), ...options.extraEnv, NO_COLOR: "1" }
       })
       await client.connect(transport)
       return { client, pid: transport.pid }
