@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { codedError } from "../tool/codedError.js"
 
 /** The MCP config file cannot be used at all (unreadable, not JSON, wrong shape). @category errors */
 export class McpConfigError extends Schema.TaggedError<McpConfigError>()("McpConfigError", {
@@ -22,11 +23,8 @@ export class McpConnectError extends Schema.TaggedError<McpConnectError>()("McpC
  *
  * @category errors
  */
-export class BudgetExhausted extends Schema.TaggedError<BudgetExhausted>()("BudgetExhausted", {
+export class BudgetExhausted extends codedError<BudgetExhausted>()("budget_exhausted", {
   server: Schema.String,
   budget: Schema.Number,
   message: Schema.String
-}) {
-  static readonly code = "budget_exhausted" as const
-  readonly code = "budget_exhausted" as const
-}
+}) {}

@@ -17,6 +17,7 @@ import {
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { ExecutionFailed, hasCode } from "../tool/errors.js"
 import type { GatewayEvent, McpGateway, ServerStatus } from "./service.js"
 
 /** The logger name of gateway status messages. @category constants */
@@ -92,7 +93,7 @@ export const attachGateway = Effect.fnUntraced(function*(
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
     run(
       gateway.getPrompt(request.params.name, request.params.arguments ?? {}).pipe(
-        Effect.mapError((e) => new McpError(e._tag === "ExecutionFailed" ? ErrorCode.InvalidParams : ErrorCode.InternalError, e.message))
+        Effect.mapError((e) => new McpError(hasCode(e, ExecutionFailed) ? ErrorCode.InvalidParams : ErrorCode.InternalError, e.message))
       )
     ))
 

@@ -9,7 +9,7 @@
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
 import * as Effect from "effect/Effect"
 import { mcpToolName } from "../registry/search/mcpNames.js"
-import { ExecutionTimeout, McpToolError } from "../tool/errors.js"
+import { ExecutionTimeout, hasCode, McpToolError } from "../tool/errors.js"
 import { Kind } from "../tool/kind.js"
 import type { ConfirmationDetails } from "../tool/permission.js"
 import type { ToolResult } from "../tool/result.js"
@@ -127,7 +127,7 @@ export const makeMcpTool = (options: McpToolOptions): McpTool => {
       Effect.mapError((f) => toCallError(server.name, tool.name, f)),
       Effect.flatMap((result) => {
         const mapped = toToolResult(server.name, tool.name, args as Record<string, unknown>, result)
-        return mapped instanceof McpToolError ? Effect.fail(mapped) : Effect.succeed(mapped)
+        return hasCode(mapped, McpToolError) ? Effect.fail(mapped) : Effect.succeed(mapped)
       })
     )
 

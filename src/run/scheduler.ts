@@ -16,7 +16,7 @@ import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../outp
 import { ToolRegistry } from "../registry/registry.js"
 import { locateParam } from "../session/location.js"
 import { Workspace } from "../session/workspace.js"
-import { ExecutionDenied, isToolError, type ToolError, UnhandledException } from "../tool/errors.js"
+import { ExecutionDenied, hasCode, isToolError, type ToolError, UnhandledException } from "../tool/errors.js"
 import type { CallFailure, CallResult } from "../tool/outcome.js"
 import type { ConfirmationOutcome } from "../tool/permission.js"
 import type { ToolResult } from "../tool/result.js"
@@ -252,7 +252,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
         return yield* Effect.failCause(exit.cause)
       }
       const error = toToolError(exit.cause)
-      if (error._tag === "UnhandledException") yield* Effect.logError("toolwright: tool defect", exit.cause)
+      if (hasCode(error, UnhandledException)) yield* Effect.logError("toolwright: tool defect", exit.cause)
       yield* hooks.afterCall({ invocation: ready.invocation, outcome: "failure" })
       return { result: failureOf(ready.call, error) }
     }) as Effect.Effect<{ readonly result: CallResult; readonly raw?: ToolResult }>

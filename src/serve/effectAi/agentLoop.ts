@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import { type AiError, LanguageModel, Prompt, type Response } from "effect/ai"
 import { ToolRegistry } from "../../registry/registry.js"
 import { type BatchResult, Scheduler, type ToolCall } from "../../run/scheduler.js"
-import { ToolNotRegistered } from "../../tool/errors.js"
+import { InvalidToolParams, OutputTruncated, ToolNotRegistered } from "../../tool/errors.js"
 import { Kind } from "../../tool/kind.js"
 import type { CallFailure, CallResult } from "../../tool/outcome.js"
 import type { ToolInfo } from "../../tool/tool.js"
@@ -109,7 +109,7 @@ export const runStepCalls = Effect.fn("EffectAi.runStepCalls")(function*(
     if (info === undefined && (yield* registry.isDeferredAndHidden(call.name))) {
       results.push(refusal(call, ToolNotRegistered.code, notRevealedMessage(call.name)))
     } else if (options.truncated && info?.kind === Kind.Edit) {
-      results.push(refusal(call, "output_truncated", TRUNCATED_EDIT_MESSAGE))
+      results.push(refusal(call, OutputTruncated.code, TRUNCATED_EDIT_MESSAGE))
     } else {
       results.push(undefined)
       runnable.push({ index, call })
@@ -118,7 +118,7 @@ export const runStepCalls = Effect.fn("EffectAi.runStepCalls")(function*(
   const batch = runnable.length === 0 ? undefined : yield* scheduler.runBatch(runnable.map((r) => r.call))
   runnable.forEach(({ index }, i) => {
     const result = batch!.results[i]!
-    results[index] = options.truncated && result._tag === "Failure" && result.code === "invalid_tool_params"
+    results[index] = options.truncated && result._tag === "Failure" && result.code === InvalidToolParams.code
       ? { ...result, message: `${result.message}\n\n${TRUNCATED_PARAMS_NOTE}` }
       : result
   })
