@@ -10,7 +10,7 @@ import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Semaphore from "effect/Semaphore"
 import type { ApprovalRequest } from "../run/approver.js"
-import type { CallResult } from "../tool/outcome.js"
+import { CANCELLED_CODE, type CallResult } from "../tool/outcome.js"
 import type { Display, FileDiffDisplay, TodoListDisplay } from "../tool/result.js"
 
 /** Whether to write ANSI colours to a stream: `NO_COLOR` wins, then `FORCE_COLOR`, then "is it a terminal". @category rendering */
@@ -141,7 +141,7 @@ export const resultToJson = (result: CallResult): Record<string, unknown> => {
     case "Failure":
       return { callId: result.callId, name: result.name, status: "failure", code: result.code, message: result.message }
     case "Cancelled":
-      return { callId: result.callId, name: result.name, status: "cancelled", code: "cancelled", message: result.message }
+      return { callId: result.callId, name: result.name, status: "cancelled", code: CANCELLED_CODE, message: result.message }
   }
 }
 

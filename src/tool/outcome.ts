@@ -28,6 +28,13 @@ export interface CallFailure {
   readonly display: string
 }
 
+/**
+ * The code a door reports for a cancelled call (the user declined it, or it was interrupted): not a
+ * tool error code, so it is in no list of them.
+ * @category constants
+ */
+export const CANCELLED_CODE = "cancelled"
+
 /** A call the user declined or that was interrupted. @category models */
 export interface CallCancelled {
   readonly _tag: "Cancelled"

@@ -7,7 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import { Prompt, Response } from "effect/ai"
-import type { CallResult } from "../../tool/outcome.js"
+import { CANCELLED_CODE, type CallResult } from "../../tool/outcome.js"
 
 /** One media part of a result (an image a tool returned), base64. @category schemas */
 export const ToolCallMedia = Schema.Struct({
@@ -41,7 +41,7 @@ export const ToolCallError = Schema.Struct({
 export type ToolCallError = typeof ToolCallError.Type
 
 /** The `code` of a call the user declined or that was interrupted (not a tool error code). @category constants */
-export const CANCELLED_CODE = "cancelled"
+export { CANCELLED_CODE }
 
 /** The text a success with no text at all is sent as (reference §10.5b). @category constants */
 export const EMPTY_SUCCESS_OUTPUT = "Tool execution succeeded."
