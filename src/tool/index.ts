@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 export * from "./annotations.js"
+export * from "./codedError.js"
 export * from "./declarations.js"
 export * from "./errors.js"
 export * from "./kind.js"
