@@ -61,7 +61,7 @@ describe("the packed tarball", () => {
         if (!files.has(resolved)) unresolved.push(`${map} → ${resolved}`)
       }
     }
-    assert.deepStrictEqual(unresolved.slice(0, 10), [])
+    assert.deepStrictEqual(unresolved.slice(0, 10), [], `${unresolved.length} source(s) of shipped maps are not shipped (first 10 shown)`)
   })
 
   it("ships every example the shipped docs name, and what those examples import", () => {
