@@ -5,6 +5,7 @@
  * are not hidden: vitest reports a failing test's error, and its assertion shows the lines.
  */
 import { Cause, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import * as Logger from "effect/Logger"
 
 export interface RecordedLogs {
@@ -25,3 +26,11 @@ export const recordLogs = (): RecordedLogs => {
   })
   return { lines, layer: Logger.layer([recorder]) }
 }
+
+/**
+ * A test clock for `it.effect` tests that wait on real work (processes, big files): the code under
+ * test arms timeouts on the test clock, which never fire there, and the clock's "not advancing" hint
+ * would print after 1 s of real work. With this clock the hint comes only when the test hangs past
+ * the suite's 30 s timeout, where it helps.
+ */
+export const realWorkTestClock = TestClock.layer({ warningDelay: "30 seconds" })
