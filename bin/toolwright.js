@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the CLI. `npm ci` builds dist/ through the `prepare` script: dist/cli (tsc output) and
+// Runs the CLI. `npm run build` (and `npm pack`, through `prepack`) builds dist/: dist/cli (tsc output) and
 // dist/bundle (the same code bundled, which starts several times faster).
 import * as module from "node:module"
 

@@ -7,6 +7,7 @@ import { isAlive } from "../../src/process/tree.js"
 import { McpGateway } from "../../src/mcp/service.js"
 import { Scheduler } from "../../src/run/scheduler.js"
 import type { CallResult } from "../../src/tool/outcome.js"
+import { recordLogs } from "../support/logs.js"
 import { tempDir } from "../support/serve.js"
 import { makeTempDir, testSession } from "../support/session.js"
 import { eventually, fixtureEntry, readLog } from "./support.js"
@@ -95,8 +96,9 @@ describe("the workspace transport pool", () => {
       assert.isFalse(isAlive(children[0]!))
     }), 30_000)
 
-  it.live("budget (enforce): servers beyond the cap are refused in declaration order, with one message", () =>
-    Effect.gen(function*() {
+  it.live("budget (enforce): servers beyond the cap are refused in declaration order, with one message", () => {
+    const logs = recordLogs()
+    return Effect.gen(function*() {
       const dir = makeTempDir()
       const pool = yield* makeMcpPool({ cwd: dir, roots: [dir], budget: { maxServers: 1, mode: "enforce" }, idleTimeToLiveMs: 100 })
       yield* inSession(pool, { first: fixtureEntry(), second: fixtureEntry(), third: fixtureEntry() }, Effect.gen(function*() {
@@ -116,10 +118,17 @@ describe("the workspace transport pool", () => {
       yield* inSession(pool, { second: fixtureEntry() }, Effect.gen(function*() {
         assert.strictEqual((yield* statuses)[0]!.state, "connected")
       }))
-    }), 30_000)
+      // The one message is also the session's warning log (recorded here, not printed).
+      assert.include(
+        logs.lines,
+        `WARN toolwright: The workspace MCP budget of 1 server is exhausted, so "second", "third" were not started. Raise "mcpBudget.maxServers" in the MCP config, or disable servers you do not need.`
+      )
+    }).pipe(Effect.provide(logs.layer))
+  }, 30_000)
 
-  it.live("budget: the same server name shares one slot; warn mode warns once and refuses nothing", () =>
-    Effect.gen(function*() {
+  it.live("budget: the same server name shares one slot; warn mode warns once and refuses nothing", () => {
+    const logs = recordLogs()
+    return Effect.gen(function*() {
       const dir = makeTempDir()
       const pool = yield* makeMcpPool({ cwd: dir, roots: [dir], budget: { maxServers: 1, mode: "enforce" } })
       yield* inSession(pool, { s: fixtureEntry({ V: "1" }) }, Effect.gen(function*() {
@@ -134,5 +143,11 @@ describe("the workspace transport pool", () => {
       }))
       const [warning] = yield* warnings.pipe(Stream.take(1), Stream.runCollect)
       assert.deepStrictEqual(warning, { _tag: "BudgetWarning", reserved: 2, budget: 2, mode: "warn" })
-    }), 30_000)
+      const warned = yield* eventually(
+        Effect.sync(() => logs.lines.find((line) => line.includes("2 of 2 MCP server slots of this workspace are in use"))),
+        "the warn-mode log"
+      )
+      assert.strictEqual(warned, "WARN toolwright: 2 of 2 MCP server slots of this workspace are in use (budget in warn mode: nothing is refused).")
+    }).pipe(Effect.provide(logs.layer))
+  }, 30_000)
 })

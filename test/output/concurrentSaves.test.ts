@@ -14,19 +14,22 @@ import { finalizeBatch, type PipelineEntry, type PipelineOutput, slotText } from
 import { OutputStore } from "../../src/output/store.js"
 import type { CallResult } from "../../src/tool/outcome.js"
 import type { LlmPart } from "../../src/tool/result.js"
+import { recordLogs } from "../support/logs.js"
 import { finalizeSequential } from "./support/sequentialPipeline.js"
 
 const SEED = 20261202
 
 const tempDir = () => nodeFs.realpathSync(nodeFs.mkdtempSync(nodePath.join(os.tmpdir(), "tw-saves-")))
 
-const runIn = (dir: string, limits: OutputLimits, run: typeof finalizeBatch, entries: ReadonlyArray<PipelineEntry>) =>
+/** Runs a pipeline; its warning logs (an output not saved) go to `logs`, not to the console. */
+const runIn = (dir: string, limits: OutputLimits, run: typeof finalizeBatch, entries: ReadonlyArray<PipelineEntry>, logs = recordLogs()) =>
   Effect.runPromise(
     run(entries, limits).pipe(
       Effect.provide(
         OutputStore.layer({ dir, maxFileBytes: limits.maxOutputFileBytes, maxSessionBytes: limits.maxSessionOutputBytes })
           .pipe(Layer.provide(NodeServices.layer))
-      )
+      ),
+      Effect.provide(logs.layer)
     )
   )
 
@@ -105,9 +108,12 @@ describe("finalizeBatch with concurrent saves", () => {
         const a = tempDir()
         const b = tempDir()
         try {
-          const ours = normalise(await runIn(a, limits, finalizeBatch, entries), a)
-          const reference = normalise(await runIn(b, limits, finalizeSequential, entries), b)
+          const ourLogs = recordLogs()
+          const referenceLogs = recordLogs()
+          const ours = normalise(await runIn(a, limits, finalizeBatch, entries, ourLogs), a)
+          const reference = normalise(await runIn(b, limits, finalizeSequential, entries, referenceLogs), b)
           assert.deepStrictEqual(ours, reference)
+          assert.deepStrictEqual([...ourLogs.lines].sort(), [...referenceLogs.lines].sort())
           saved += ours.report.offloaded
           failures += ours.report.offloadFailures
         } finally {
@@ -129,13 +135,16 @@ describe("finalizeBatch with concurrent saves", () => {
         tool: { name: "shell", maxOutputChars: undefined, truncateKeep: "both" as const },
         result: success("shell", [{ type: "text", text: String(i).repeat(30_000) }], i)
       }))
-      const out = yield* Effect.promise(() => runIn(dir, limits, finalizeBatch, entries))
+      const logs = recordLogs()
+      const out = yield* Effect.promise(() => runIn(dir, limits, finalizeBatch, entries, logs))
       const texts = out.results.map(slotText)
       for (const text of texts.slice(0, 3)) assert.isTrue(text.startsWith("<persisted-output>"))
       for (const text of texts.slice(3)) assert.isTrue(text.startsWith("Output too large (29 KB). (session disk budget exhausted)"))
       assert.strictEqual(out.report.offloaded, 3)
       assert.strictEqual(out.report.offloadFailures, 3)
       assert.deepStrictEqual(nodeFs.readdirSync(dir).map((f) => nodeFs.readFileSync(nodePath.join(dir, f), "utf8")[0]).sort(), ["0", "1", "2"])
+      assert.deepStrictEqual(logs.lines, Array.from({ length: 3 }, () =>
+        "WARN Saving 30000 more bytes of shell output would exceed this session's 100000-byte budget for saved outputs (90000 bytes used), so it was not saved to a file."))
       nodeFs.rmSync(dir, { recursive: true, force: true })
     }))
 

@@ -6,6 +6,7 @@ import * as path from "node:path"
 import { Effect, Fiber, Layer, Result } from "effect"
 import { BOARD_FILE, BOARD_LOCK_FILE, LockTimeout, makeTaskBoardStore, withFileLock } from "../../src/plan/index.js"
 import { makeWorkspace } from "../../src/session/workspace.js"
+import { recordLogs } from "../support/logs.js"
 import { planSession, run, tempDir, textOf } from "./helpers.js"
 
 const fixture = path.join(import.meta.dirname, "fixtures", "holdLock.mjs")
@@ -40,6 +41,9 @@ const exited = (child: ChildProcess) =>
     if (child.exitCode !== null || child.signalCode !== null) resume(Effect.void)
     else child.once("exit", () => resume(Effect.void))
   })
+
+/** The lock a recorded "removed an abandoned lock" warning names (the warning is logged, not printed). */
+const abandoned = (line: string) => /^WARN toolwright: removed an abandoned lock (\S+) \(/.exec(line)?.[1] ?? line
 
 const holderJson = (fields: Record<string, unknown>) =>
   JSON.stringify({ pid: process.pid, host: os.hostname(), process: "p", since: Date.now(), token: "t", ...fields })
@@ -96,8 +100,9 @@ describe("task board lock across processes", () => {
       yield* exited(holder)
     }), 30_000)
 
-  it.live("a lock left by a process that died is broken and the write goes through", () =>
-    Effect.gen(function*() {
+  it.live("a lock left by a process that died is broken and the write goes through", () => {
+    const logs = recordLogs()
+    return Effect.gen(function*() {
       const b = yield* board
       const holder = yield* holdLock(b.lock, b.go)
       holder.kill("SIGKILL")
@@ -108,20 +113,26 @@ describe("task board lock across processes", () => {
       )
       assert.strictEqual(textOf(result), `Task #1 created: "after the crash"`)
       assert.deepStrictEqual(fs.readdirSync(b.dir), [BOARD_FILE])
-    }), 30_000)
+      assert.deepStrictEqual(logs.lines.map(abandoned), [b.lock])
+    }).pipe(Effect.provide(logs.layer))
+  }, 30_000)
 })
 
 describe("withFileLock", () => {
-  it.live("a lock written by an earlier process that had our pid is stale", () =>
-    Effect.gen(function*() {
+  it.live("a lock written by an earlier process that had our pid is stale", () => {
+    const logs = recordLogs()
+    return Effect.gen(function*() {
       const b = yield* board
       fs.writeFileSync(b.lock, holderJson({ process: "an-earlier-incarnation" }))
       assert.strictEqual(yield* withFileLock(b.lock, Effect.succeed("ran"), { timeoutMs: 100 }), "ran")
       assert.isFalse(fs.existsSync(b.lock))
-    }))
+      assert.deepStrictEqual(logs.lines.map(abandoned), [b.lock])
+    }).pipe(Effect.provide(logs.layer))
+  })
 
-  it.live("unreadable or foreign-host locks are waited for while fresh and broken when older than the stale age", () =>
-    Effect.gen(function*() {
+  it.live("unreadable or foreign-host locks are waited for while fresh and broken when older than the stale age", () => {
+    const logs = recordLogs()
+    return Effect.gen(function*() {
       const b = yield* board
       for (const content of ["", "{ half-written", holderJson({ host: "another-host", pid: 1 })]) {
         fs.writeFileSync(b.lock, content)
@@ -132,10 +143,14 @@ describe("withFileLock", () => {
         assert.strictEqual(yield* withFileLock(b.lock, Effect.succeed(2), { timeoutMs: 1_000, staleMs: 30_000 }), 2)
         assert.isFalse(fs.existsSync(b.lock))
       }
-    }))
+      assert.deepStrictEqual(logs.lines.map(abandoned), [b.lock, b.lock, b.lock])
+      assert.match(logs.lines[0]!, /\(empty\)$/)
+    }).pipe(Effect.provide(logs.layer))
+  })
 
-  it.live("a break lock left by a crashed breaker is cleared after its own stale age", () =>
-    Effect.gen(function*() {
+  it.live("a break lock left by a crashed breaker is cleared after its own stale age", () => {
+    const logs = recordLogs()
+    return Effect.gen(function*() {
       const b = yield* board
       const holder = yield* holdLock(b.lock, b.go)
       holder.kill("SIGKILL")
@@ -145,7 +160,9 @@ describe("withFileLock", () => {
       fs.utimesSync(`${b.lock}.break`, old, old)
       assert.strictEqual(yield* withFileLock(b.lock, Effect.succeed("ok"), { timeoutMs: 2_000 }), "ok")
       assert.deepStrictEqual(fs.readdirSync(b.dir), [])
-    }))
+      assert.deepStrictEqual(logs.lines.map(abandoned), [b.lock])
+    }).pipe(Effect.provide(logs.layer))
+  })
 
   it.live("release removes only our own lock; interruption releases it", () =>
     Effect.gen(function*() {

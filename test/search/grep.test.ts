@@ -10,6 +10,7 @@ import { insideGitWorkTree, makeGrepBackendSelector, selectGrepBackend } from ".
 import { rgIgnoreHandling } from "../../src/search/grep/ripgrep.js"
 import type { GrepBackendName, GrepRequest } from "../../src/search/grep/types.js"
 import { runProcess } from "../../src/search/process.js"
+import { realWorkTestClock } from "../support/logs.js"
 import { makeSearchFixture, removeTree } from "./fixture.js"
 
 const BACKENDS: ReadonlyArray<GrepBackendName> = ["ripgrep", "git-grep", "grep", "js"]
@@ -65,7 +66,7 @@ describe("grep backends at the edges", () => {
       for (const r of yield* everyBackend({ pattern: "needle", root: path.join(root, "over-cap.txt"), ignore: IGNORE })) {
         assert.deepStrictEqual(r.paths, [], r.force)
       }
-    }), 60_000)
+    }).pipe(Effect.provide(realWorkTestClock)), 60_000)
 
   it.effect("ignore files ripgrep reads beyond the canonical rules neither hide nor add files", () =>
     Effect.gen(function*() {
@@ -81,7 +82,7 @@ describe("grep backends at the edges", () => {
       for (const r of yield* everyBackend({ pattern: "needle", root, ignore: IGNORE })) {
         assert.deepStrictEqual(r.paths, ["sub/a.txt:1", "top.txt:1"], r.force)
       }
-    }), 60_000)
+    }).pipe(Effect.provide(realWorkTestClock)), 60_000)
 
   it.effect("search files a .rgignore would hide from ripgrep", () =>
     Effect.gen(function*() {
@@ -93,7 +94,7 @@ describe("grep backends at the edges", () => {
       for (const r of yield* everyBackend({ pattern: "needle", root: nested, ignore: IGNORE })) {
         assert.deepStrictEqual(r.paths, ["sub/deep.txt:1", "top.txt:1"], r.force)
       }
-    }), 60_000)
+    }).pipe(Effect.provide(realWorkTestClock)), 60_000)
 
   it.effect("find a .rgignore with a walk when ripgrep's --debug log outgrows its budget (many ignored files)", () =>
     Effect.gen(function*() {
@@ -120,7 +121,7 @@ describe("grep backends at the edges", () => {
       for (const r of yield* everyBackend({ pattern: "needle", root, ignore: IGNORE })) {
         assert.deepStrictEqual(r.paths, ["obj/d7/hidden.txt:1", "top.txt:1"], r.force)
       }
-    }), 60_000)
+    }).pipe(Effect.provide(realWorkTestClock)), 60_000)
 
   it("reads ripgrep's version: 14 and later skip .rgignore with --no-ignore-dot, 13 and unknown versions are checked", () => {
     assert.strictEqual(rgIgnoreHandling("ripgrep 13.0.0"), "detect")
@@ -139,7 +140,7 @@ describe("grep backends at the edges", () => {
         assert.strictEqual(r.totalMatches, 4)
         assert.strictEqual(r.matches[0]!.absolutePath, path.join(root, "a.txt"))
       }
-    }), 60_000)
+    }).pipe(Effect.provide(realWorkTestClock)), 60_000)
 })
 
 describe("grepSearch", () => {

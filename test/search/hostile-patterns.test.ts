@@ -19,6 +19,7 @@ import { formatListDirectory, validateIgnoreGlobs } from "../../src/search/listD
 import { runProcess } from "../../src/search/process.js"
 import { validateGrepPattern } from "../../src/search/regex/compile.js"
 import { escapeControlChars } from "../../src/search/text.js"
+import { recordLogs } from "../support/logs.js"
 import { call, failure, okText, searchSession, tempDir, write } from "./tools.support.js"
 
 /** Compiles (V8 accepts the source) but throws on first use. */
@@ -103,8 +104,9 @@ describe("MAX_SEARCH_PATTERN_CHARS at its edge", () => {
       }))
     }), 60_000)
 
-  it.live("a glob within the limit whose regex is still too large fails typed, with a short message", () =>
-    Effect.gen(function*() {
+  it.live("a glob within the limit whose regex is still too large fails typed, with a short message", () => {
+    const logs = recordLogs()
+    return Effect.gen(function*() {
       const root = yield* tempDir()
       write(root, "b.txt", "needle\n")
       yield* withSession([root], Effect.gen(function*() {
@@ -114,7 +116,9 @@ describe("MAX_SEARCH_PATTERN_CHARS at its edge", () => {
         assert.isBelow(f.message.length, 600, "the message does not quote the whole regex")
         assert.include(okText(yield* call("glob", { pattern: "*.txt" })), "b.txt")
       }))
-    }), 60_000)
+      assert.isTrue(logs.lines.some((line) => line.startsWith("WARN glob: search failed SyntaxError: Invalid regular expression")), logs.lines.join("\n"))
+    }).pipe(Effect.provide(logs.layer))
+  }, 60_000)
 
   it.live("a .gitignore line too large to compile: grep_search, glob and list_directory answer by the other rules and name it", () =>
     Effect.gen(function*() {

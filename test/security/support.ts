@@ -216,13 +216,17 @@ export const count = (tally: Tally, answer: Answer): void => {
 /** Where the figures go: one JSON per test file, merged by the lead into docs/security.md. */
 export const reportDir = path.join(os.tmpdir(), "toolwright-abuse-report")
 
-/** Writes `{ category: tally }` for one test file and prints a one-line summary per category. */
+/**
+ * Writes `{ category: tally }` for one test file; with `TOOLWRIGHT_TEST_FIGURES=1` also prints a
+ * one-line summary per category (a passing `npm test` prints nothing; the JSON is always written).
+ */
 export const writeReport = (file: string, tallies: Record<string, Tally>): string => {
   fs.mkdirSync(reportDir, { recursive: true })
   const target = path.join(reportDir, `${file}.json`)
   fs.writeFileSync(target, JSON.stringify({ file, at: new Date().toISOString(), tallies }, null, 2) + "\n")
+  if (process.env["TOOLWRIGHT_TEST_FIGURES"] !== "1") return target
   for (const [category, t] of Object.entries(tallies)) {
-    // Printed on purpose: the suite's figures, for docs/security.md.
+    // The suite's figures, for docs/security.md.
     process.stdout.write(
       `[abuse] ${file}/${category}: attempts=${t.attempts} ok=${t.ok} typed=${t.typed} untyped=${t.untyped} ` +
         `protocol=${t.protocol} hangs=${t.hangs} escapes=${t.escapes} crashes=${t.crashes} maxMs=${t.maxMs}` +

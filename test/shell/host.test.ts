@@ -6,6 +6,7 @@ import { ProcessHost } from "../../src/shell/host.js"
 import type { LiveOutput } from "../../src/tool/tool.js"
 import { DEFAULT_SHELL_SETTINGS, settingsInEffect } from "../../src/shell/config.js"
 import { Session } from "../../src/session/session.js"
+import { recordLogs } from "../support/logs.js"
 import { hostLayer, makeDir, UNSANDBOXED, ptyLoads, readPids, settings, survivors, TREE_PIDS, TREE_SCRIPT } from "./helpers.js"
 
 const run = (command: string, extra: { timeoutMs?: number; onOutput?: (c: LiveOutput) => Effect.Effect<void>; cwd?: string } = {}) =>
@@ -49,8 +50,9 @@ describe("ProcessHost: PTY live output and load failure", () => {
       assert.strictEqual(result.backend, ptyLoads() ? "pty" : "child_process")
     }).pipe(Effect.provide(hostLayer({ liveIntervalMs: 50 }))))
 
-  it.live("falls back to pipes, and says why, when node-pty cannot be loaded", () =>
-    Effect.gen(function*() {
+  it.live("falls back to pipes, and says why, when node-pty cannot be loaded", () => {
+    const logs = recordLogs()
+    return Effect.gen(function*() {
       const host = yield* ProcessHost
       const info = yield* host.backend
       assert.strictEqual(info.backend, "child_process")
@@ -59,7 +61,10 @@ describe("ProcessHost: PTY live output and load failure", () => {
       assert.strictEqual(result.backend, "child_process")
       assert.strictEqual(result.fallbackReason, info.reason)
       assert.strictEqual(result.output.kind === "text" ? result.output.text : "", "notty\n")
-    }).pipe(Effect.provide(hostLayer({ ptyModule: "node-pty-missing-for-test" }))))
+      // ...and says it once in the log too (recorded here, not printed).
+      assert.deepStrictEqual(logs.lines, [`WARN toolwright: shell commands run without a PTY (pipes instead): ${info.reason}`])
+    }).pipe(Effect.provide(hostLayer({ ptyModule: "node-pty-missing-for-test" })), Effect.provide(logs.layer))
+  })
 })
 
 describe("ProcessHost: child-process fallback (forced)", () => {
