@@ -125,7 +125,8 @@ export const open = (
 ): Effect.Effect<fsp.FileHandle, DiskError, Scope.Scope> =>
   Effect.acquireRelease(
     call(options.op ?? "open", options.shownAs ?? path, () => fsp.open(path, flags, options.mode), options.dirPath),
-    (handle) => Effect.promise(() => handle.close()).pipe(Effect.ignore)
+    // A failed close has nothing left to undo: the descriptor is released either way.
+    (handle) => Effect.tryPromise(() => handle.close()).pipe(Effect.ignore)
   )
 
 /**

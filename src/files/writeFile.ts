@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import * as fsp from "node:fs/promises"
+import { lstat as lstatOf } from "../disk/index.js"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -132,13 +132,13 @@ export const makeWriteFile = Effect.gen(function*() {
     invoke: (params) =>
       Effect.gen(function*() {
         const abs = yield* workspace.resolve(unescapePath(params.file_path))
-        const lstat = yield* Effect.tryPromise({ try: () => fsp.lstat(abs), catch: (cause) => cause }).pipe(
+        const lstat = yield* lstatOf(abs).pipe(
           Effect.map(Option.some),
-          Effect.catch((cause) =>
-            isMissing(cause)
+          Effect.catch((e) =>
+            isMissing(e)
               ? Effect.succeed(Option.none())
               : Effect.fail(new InvalidToolParams({
-                message: `Error accessing path properties for validation: ${abs}. Reason: ${cause instanceof Error ? cause.message : String(cause)}`
+                message: `Error accessing path properties for validation: ${abs}. Reason: ${e.message}`
               })))
         )
         if (Option.isSome(lstat) && lstat.value.isDirectory()) {
