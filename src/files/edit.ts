@@ -23,8 +23,8 @@ import {
 } from "../tool/index.js"
 import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
 import { replanEdit } from "./editReplan.js"
-import { commitPlan, makeMutationContext, unchangedSinceApproval } from "./mutation.js"
-import { writeFailure } from "./writeErrors.js"
+import { commitPlan, makeMutationContext, unchangedSinceApproval } from "../write/index.js"
+import { writeFailure } from "../write/index.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 
@@ -164,7 +164,7 @@ export const makeEdit = Effect.gen(function*() {
               // on what it left (only when no person approved this exact diff).
               const replan = Option.isNone(approved) ? replanEdit(ctx, abs, request, planned, fuzzyNeedsApproval) : undefined
               const committed = yield* commitPlan(ctx, planned, { tool: "edit", guard: editGuard(ctx, abs), replan }).pipe(
-                Effect.catchTag("AtomicWriteError", (e) =>
+                Effect.catchTag("DiskError", (e) =>
                   Effect.fail(writeFailure(abs, e, () =>
                     new FileWriteFailure({
                       message: `Error executing edit: ${e.message}. Nothing was written; retry once, and tell the user if it fails again.`,

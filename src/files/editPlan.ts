@@ -25,10 +25,10 @@ import {
   type FileTooLarge,
   type PermissionDenied
 } from "../tool/errors.js"
-import type { FileToolsSettings } from "./config.js"
+import type { FileToolsSettings } from "../write/index.js"
 import { requireSeenLines } from "./evidence.js"
-import { type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "./mutation.js"
-import { snapshotReadFailure } from "./writeErrors.js"
+import { type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "../write/index.js"
+import { snapshotReadFailure } from "../write/index.js"
 
 /** An edit as the model asked for it. @category models */
 export interface EditRequest {
@@ -123,7 +123,7 @@ export const computeEdit = (
   request: EditRequest
 ): Effect.Effect<EditPlan, EditPlanError> =>
   loadSnapshot(ctx, abs, editGuard(ctx, abs)).pipe(
-    Effect.catchTag("SnapshotReadError", (e) =>
+    Effect.catchTag("DiskError", (e) =>
       Effect.fail(snapshotReadFailure(e, (reason) =>
         new EditPreparationFailure({
           message: `Error preparing edit: could not read ${abs} (${reason}). Retry once; if it fails again, tell the user.`,

@@ -10,7 +10,7 @@
 import * as Effect from "effect/Effect"
 import { FileChangedSinceRead } from "../tool/errors.js"
 import { editGuard, type EditPlan, type EditPlanError, type EditRequest, planEdit } from "./editPlan.js"
-import type { FileSnapshot, MutationContext } from "./mutation.js"
+import type { FileSnapshot, MutationContext } from "../write/index.js"
 
 /** Lines shown around the region an edit aimed at, and at most this many in all. */
 const CONTEXT_LINES = 2

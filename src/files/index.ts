@@ -24,4 +24,4 @@ export {
   FileToolsConfig,
   type FileToolsSettings,
   loadFileToolsSettings
-} from "./config.js"
+} from "../write/index.js"

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
-import { stat } from "../session/fsEffect.js"
+import { stat } from "../disk/index.js"
 import { encodeText, findUnrepresentable } from "../text/codec.js"
 import { createPatchSmart } from "../text/diff.js"
 import {
@@ -30,8 +30,8 @@ import {
   TargetNotRegularFile,
   text
 } from "../tool/index.js"
-import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "./mutation.js"
-import { snapshotReadFailure, writeFailure } from "./writeErrors.js"
+import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "../write/index.js"
+import { snapshotReadFailure, writeFailure } from "../write/index.js"
 import { applyNotebookEdit, displayIds, hasStableIds, type Notebook, parseNotebook } from "./notebook.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
@@ -151,7 +151,7 @@ export const makeNotebookEdit = Effect.gen(function*() {
         const shown = yield* Ref.make(Option.none<NotebookPlan>())
         const plan = Effect.gen(function*() {
           const snapshot = yield* loadSnapshot(ctx, abs, guard).pipe(
-            Effect.catchTag("SnapshotReadError", (e) =>
+            Effect.catchTag("DiskError", (e) =>
               Effect.fail(snapshotReadFailure(e, (reason) =>
                 new NotebookEditFailure({ message: `Error reading notebook ${abs} (${reason}). Retry once; if it fails again, tell the user.`, display: "Error reading notebook." }))))
           )
@@ -230,7 +230,7 @@ export const makeNotebookEdit = Effect.gen(function*() {
               const approved = yield* Ref.get(shown)
               yield* unchangedSinceApproval(approved, p, { subject: `Notebook ${abs}`, action: "edit", next: "redo the edit" })
               const committed = yield* commitSnapshot(ctx, p.snapshot, p.newBytes, { tool: "notebook_edit", guard, cacheable: false }).pipe(
-                Effect.catchTag("AtomicWriteError", (e) =>
+                Effect.catchTag("DiskError", (e) =>
                   Effect.fail(writeFailure(abs, e, () =>
                     new FileWriteFailure({
                       message: `Error writing notebook: ${e.message}. Nothing was written; retry once, and tell the user if it fails again.`,

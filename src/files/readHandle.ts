@@ -13,7 +13,8 @@
  * @since 0.1.0
  */
 import { constants, type Stats } from "node:fs"
-import * as fsp from "node:fs/promises"
+import type * as fsp from "node:fs/promises"
+import { call, open, realpath, stat } from "../disk/index.js"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -83,12 +84,11 @@ const descriptorPath = (handle: fsp.FileHandle): Effect.Effect<string | undefine
 
 /** Fallback without `/proc`: the path re-resolved now, if it still names the opened file. */
 const recheckedPath = (abs: string, stats: Stats): Effect.Effect<string | undefined> =>
-  Effect.promise(async () => {
-    const real = await fsp.realpath(abs).catch(() => undefined)
-    if (real === undefined) return undefined
-    const now = await fsp.stat(real).catch(() => undefined)
-    return now !== undefined && now.dev === stats.dev && now.ino === stats.ino ? real : undefined
-  })
+  Effect.gen(function*() {
+    const real = yield* realpath(abs)
+    const now = yield* stat(real)
+    return now.dev === stats.dev && now.ino === stats.ino ? real : undefined
+  }).pipe(Effect.orElseSucceed(() => undefined))
 
 /**
  * Opens `abs` once for reading and verifies the descriptor: it must be a regular file whose real
@@ -98,16 +98,10 @@ const recheckedPath = (abs: string, stats: Stats): Effect.Effect<string | undefi
  * @category reading
  */
 export const openVerified = Effect.fnUntraced(function*(abs: string, allowed: ReadonlyArray<string>) {
-  const before = yield* Effect.tryPromise({ try: () => fsp.stat(abs), catch: readFailure(abs) })
+  const before = yield* stat(abs).pipe(Effect.mapError(readFailure(abs)))
   yield* refuseKind(abs, before)
-  const handle = yield* Effect.acquireRelease(
-    Effect.tryPromise({
-      try: () => fsp.open(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY),
-      catch: readFailure(abs)
-    }),
-    (h) => Effect.promise(() => h.close().catch(() => undefined))
-  )
-  const stats = yield* Effect.tryPromise({ try: () => handle.stat(), catch: readFailure(abs) })
+  const handle = yield* open(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).pipe(Effect.mapError(readFailure(abs)))
+  const stats = yield* call("stat", abs, () => handle.stat()).pipe(Effect.mapError(readFailure(abs)))
   yield* refuseKind(abs, stats)
   const real = (yield* descriptorPath(handle)) ?? (yield* recheckedPath(abs, stats))
   if (real === undefined || !allowed.some((dir) => isPathInside(real, dir))) {

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import * as fsp from "node:fs/promises"
+import { lstat as lstatOf } from "../disk/index.js"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -34,10 +34,10 @@ import {
   text
 } from "../tool/index.js"
 import { countTextLines, requireSeenWholeFile } from "./evidence.js"
-import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "./mutation.js"
+import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "../write/index.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
-import { snapshotReadFailure, writeFailure } from "./writeErrors.js"
+import { snapshotReadFailure, writeFailure } from "../write/index.js"
 
 const DESCRIPTION = `Writes content to a file, creating it (and missing parent directories) or replacing it entirely.
 
@@ -83,7 +83,7 @@ const computeWrite = (
 ): Effect.Effect<WritePlan, PriorReadError | EditRequiresPriorRead | FileTooLarge | PermissionDenied | FileWriteFailure> =>
   Effect.gen(function*() {
     const snapshot = yield* loadSnapshot(ctx, abs, writeGuard(ctx, abs)).pipe(
-      Effect.catchTag("SnapshotReadError", (e) =>
+      Effect.catchTag("DiskError", (e) =>
         Effect.fail(snapshotReadFailure(e, (reason) => {
           const message = `Error checking existing file '${abs}' (${reason}). Nothing was written; retry once, and tell the user if it fails again.`
           return new FileWriteFailure({ message, display: message })
@@ -132,13 +132,13 @@ export const makeWriteFile = Effect.gen(function*() {
     invoke: (params) =>
       Effect.gen(function*() {
         const abs = yield* workspace.resolve(unescapePath(params.file_path))
-        const lstat = yield* Effect.tryPromise({ try: () => fsp.lstat(abs), catch: (cause) => cause }).pipe(
+        const lstat = yield* lstatOf(abs).pipe(
           Effect.map(Option.some),
-          Effect.catch((cause) =>
-            isMissing(cause)
+          Effect.catch((e) =>
+            isMissing(e)
               ? Effect.succeed(Option.none())
               : Effect.fail(new InvalidToolParams({
-                message: `Error accessing path properties for validation: ${abs}. Reason: ${cause instanceof Error ? cause.message : String(cause)}`
+                message: `Error accessing path properties for validation: ${abs}. Reason: ${e.message}`
               })))
         )
         if (Option.isSome(lstat) && lstat.value.isDirectory()) {
@@ -172,7 +172,7 @@ export const makeWriteFile = Effect.gen(function*() {
               const approved = yield* Ref.get(shown)
               yield* unchangedSinceApproval(approved, p, { subject: `File ${abs}`, action: "write", next: "decide again" })
               const committed = yield* commitSnapshot(ctx, p.snapshot, p.newBytes, { tool: "write_file", guard: writeGuard(ctx, abs) }).pipe(
-                Effect.catchTag("AtomicWriteError", (e) => Effect.fail(writeFailure(abs, e)))
+                Effect.catchTag("DiskError", (e) => Effect.fail(writeFailure(abs, e)))
               )
               const created = !p.snapshot.exists
               const kept = !created && describeFormat(p.format) !== "UTF-8"

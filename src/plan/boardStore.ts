@@ -11,13 +11,12 @@ import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import type { FsError } from "../session/fsEffect.js"
+import { type DiskError, describeDiskError, ifExists, readText, writeFileAtomic } from "../disk/index.js"
 import type { WorkspaceService } from "../session/workspace.js"
-import { readRefusal } from "../tool/errno.js"
+import { readRefusal, writeFailureWith } from "../tool/errno.js"
 import { ExecutionFailed, type FileWriteFailure, type NoSpaceLeft, type PermissionDenied, ReadContentFailure } from "../tool/errors.js"
 import { Board, emptyBoard } from "./board.js"
-import { describeFsError, readTextIfExists, writeFailure, writeFileAtomic } from "./files.js"
-import { type LockOptions, LockTimeout, withFileLock } from "./lock.js"
+import { type LockOptions, LockTimeout, PLAN_FILE_MODE, withFileLock } from "./lock.js"
 
 /** The board file's name in `<stateDir>/tasks`. @category constants */
 export const BOARD_FILE = "board.json"
@@ -68,10 +67,10 @@ export const makeTaskBoardStore = (workspace: WorkspaceService, lockOptions: Loc
   const file = nodePath.join(dir, BOARD_FILE)
 
   const readFrom = Effect.fnUntraced(function*(path: string) {
-    const text = yield* readTextIfExists(path).pipe(
+    const text = yield* ifExists(readText(path)).pipe(
       Effect.mapError((error) =>
         readRefusal(error, path) ?? new ReadContentFailure({
-          message: `Cannot read the task board ${path} (${describeFsError(error)}). Tell the user; nothing was changed.`,
+          message: `Cannot read the task board ${path} (${describeDiskError(error)}). Tell the user; nothing was changed.`,
           display: `Cannot read ${path}`
         })
       )
@@ -97,13 +96,12 @@ export const makeTaskBoardStore = (workspace: WorkspaceService, lockOptions: Loc
         if (Result.isFailure(outcome)) return Result.fail(outcome.failure)
         const next = outcome.success.board
         if (next !== undefined) {
-          yield* writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`).pipe(
-            Effect.mapError((error: FsError) =>
-              writeFailure(
-                error,
-                `Cannot write the task board ${path} (${describeFsError(error)}); the change was not saved.`,
-                `Cannot write ${path}`
-              )
+          yield* writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, PLAN_FILE_MODE).pipe(
+            Effect.mapError((error: DiskError) =>
+              writeFailureWith(error, {
+                message: `Cannot write the task board ${path} (${describeDiskError(error)}); the change was not saved.`,
+                display: `Cannot write ${path}`
+              })
             )
           )
         }
@@ -111,12 +109,11 @@ export const makeTaskBoardStore = (workspace: WorkspaceService, lockOptions: Loc
       })
       return yield* withFileLock(nodePath.join(created, BOARD_LOCK_FILE), locked, lockOptions).pipe(
         Effect.catchTag("LockTimeout", (error) => Effect.fail(lockTimeoutError(error))),
-        Effect.catchTag("FsError", (error) =>
-          Effect.fail(writeFailure(
-            error,
-            `Cannot lock the task board (${describeFsError(error)}); nothing was changed.`,
-            "Cannot lock the task board"
-          )))
+        Effect.catchTag("DiskError", (error) =>
+          Effect.fail(writeFailureWith(error, {
+            message: `Cannot lock the task board (${describeDiskError(error)}); nothing was changed.`,
+            display: "Cannot lock the task board"
+          })))
       ).pipe(Effect.flatMap((result) => (Result.isFailure(result) ? Effect.fail(result.failure) : Effect.succeed(result.success))))
     })
 

@@ -19,8 +19,13 @@ import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Random from "effect/Random"
-import { errnoCode, type FsError } from "../session/fsEffect.js"
-import { createExclusive, readTextIfExists, removeIfExists, statIfExists } from "./files.js"
+import { createExclusive as createExclusiveWith, type DiskError, errnoCode, ifExists, readText, remove, stat } from "../disk/index.js"
+
+/** Mode of every file the planning tools write (locks, the board, todo lists): owner only. @category constants */
+export const PLAN_FILE_MODE = 0o600
+
+const createExclusive = (path: string, data: string) => createExclusiveWith(path, data, PLAN_FILE_MODE)
+const readTextIfExists = (path: string) => ifExists(readText(path))
 
 /** How long a waiter tries before giving up (ms). @category constants */
 export const LOCK_TIMEOUT_MS = 10_000
@@ -101,17 +106,17 @@ const breakStale = Effect.fnUntraced(function*(lockPath: string, raw: string) {
   const breakPath = `${lockPath}.break`
   const mine = JSON.stringify({ pid: process.pid, since: Date.now() })
   if (!(yield* createExclusive(breakPath, mine))) {
-    const info = yield* statIfExists(breakPath)
-    if (info !== undefined && Date.now() - info.mtimeMs > BREAK_STALE_MS) yield* removeIfExists(breakPath)
+    const info = yield* ifExists(stat(breakPath))
+    if (info !== undefined && Date.now() - info.mtimeMs > BREAK_STALE_MS) yield* remove(breakPath)
     return false
   }
   return yield* Effect.gen(function*() {
     const current = yield* readTextIfExists(lockPath)
     if (current !== raw) return false
-    yield* removeIfExists(lockPath)
+    yield* remove(lockPath)
     yield* Effect.logWarning(`toolwright: removed an abandoned lock ${lockPath} (${raw || "empty"})`)
     return true
-  }).pipe(Effect.ensuring(removeIfExists(breakPath).pipe(Effect.ignore)))
+  }).pipe(Effect.ensuring(remove(breakPath).pipe(Effect.ignore)))
 })
 
 const acquire = Effect.fnUntraced(function*(lockPath: string, options: LockOptions) {
@@ -125,7 +130,7 @@ const acquire = Effect.fnUntraced(function*(lockPath: string, options: LockOptio
     if (yield* createExclusive(lockPath, JSON.stringify(holder))) return token
     const raw = yield* readTextIfExists(lockPath)
     if (raw === undefined) continue // released between our attempt and our look
-    const info = yield* statIfExists(lockPath)
+    const info = yield* ifExists(stat(lockPath))
     const ageMs = info === undefined ? 0 : Date.now() - info.mtimeMs
     if ((yield* isStale(raw, ageMs, staleMs)) && (yield* breakStale(lockPath, raw))) continue
     const waited = (yield* Clock.currentTimeMillis) - start
@@ -137,7 +142,7 @@ const acquire = Effect.fnUntraced(function*(lockPath: string, options: LockOptio
 
 const release = (lockPath: string, token: string): Effect.Effect<void> =>
   readTextIfExists(lockPath).pipe(
-    Effect.flatMap((raw) => (raw !== undefined && parseHolder(raw)?.token === token ? removeIfExists(lockPath) : Effect.void)),
+    Effect.flatMap((raw) => (raw !== undefined && parseHolder(raw)?.token === token ? remove(lockPath) : Effect.void)),
     Effect.catch((error) => Effect.logWarning(`toolwright: could not release the lock ${lockPath}: ${error.code ?? "?"}`))
   )
 
@@ -152,5 +157,5 @@ export const withFileLock = <A, E, R>(
   lockPath: string,
   effect: Effect.Effect<A, E, R>,
   options: LockOptions = {}
-): Effect.Effect<A, E | LockTimeout | FsError, R> =>
+): Effect.Effect<A, E | LockTimeout | DiskError, R> =>
   Effect.acquireUseRelease(acquire(lockPath, options), () => effect, (token) => release(lockPath, token))

@@ -10,19 +10,14 @@ import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
+import { describeDiskError, ifExists, readText, stat, writeFileAtomic } from "../disk/index.js"
 import { Session } from "../session/session.js"
 import { Workspace } from "../session/workspace.js"
+import { restateWriteFailure, writeFailureWith } from "../tool/errno.js"
+import { PLAN_FILE_MODE } from "./lock.js"
 import { Kind } from "../tool/kind.js"
 import { textResult } from "../tool/result.js"
 import { defineTool, type ToolEvent, type ToolEventHooks } from "../tool/tool.js"
-import {
-  describeFsError,
-  readTextIfExists,
-  restateWriteFailure,
-  statIfExists,
-  writeFailure,
-  writeFileAtomic
-} from "./files.js"
 import {
   detectTodoChanges,
   type TodoChanges,
@@ -89,8 +84,8 @@ export const makeTodoWrite = Effect.gen(function*() {
   const expectedFile = fileIn(nodePath.join(workspace.stateDir, "todos"))
 
   const readPrevious = Effect.fnUntraced(function*(file: string) {
-    const text = yield* readTextIfExists(file).pipe(
-      Effect.catch((error) => Effect.as(Effect.logWarning(`todo_write: cannot read ${file}: ${describeFsError(error)}`), undefined))
+    const text = yield* ifExists(readText(file)).pipe(
+      Effect.catch((error) => Effect.as(Effect.logWarning(`todo_write: cannot read ${file}: ${describeDiskError(error)}`), undefined))
     )
     if (text === undefined) return []
     const decoded = yield* Effect.result(decodeFile(text))
@@ -123,12 +118,12 @@ export const makeTodoWrite = Effect.gen(function*() {
       }
     }
     const dir = yield* workspace.ensureStateSubdir("todos").pipe(
-      Effect.mapError((error) => restateWriteFailure(error, todoFailedText(error.message), `Error writing todos: ${error.message}`))
+      Effect.mapError((error) => restateWriteFailure(error, { message: todoFailedText(error.message), display: `Error writing todos: ${error.message}` }))
     )
-    yield* writeFileAtomic(fileIn(dir), JSON.stringify({ todos, sessionId: session.id }, null, 2)).pipe(
+    yield* writeFileAtomic(fileIn(dir), JSON.stringify({ todos, sessionId: session.id }, null, 2), PLAN_FILE_MODE).pipe(
       Effect.mapError((error) => {
-        const why = describeFsError(error)
-        return writeFailure(error, todoFailedText(why), `Error writing todos: ${why}`)
+        const why = describeDiskError(error)
+        return writeFailureWith(error, { message: todoFailedText(why), display: `Error writing todos: ${why}` })
       })
     )
     if (hooks !== undefined) {
@@ -145,7 +140,7 @@ export const makeTodoWrite = Effect.gen(function*() {
     params: TodoWriteParams,
     invoke: (params) =>
       Effect.gen(function*() {
-        const exists = yield* statIfExists(expectedFile).pipe(
+        const exists = yield* ifExists(stat(expectedFile)).pipe(
           Effect.map((s) => s !== undefined),
           Effect.catch(() => Effect.succeed(false))
         )

@@ -16,7 +16,7 @@ import {
   PriorReadVerificationFailed,
   TargetIsDirectory
 } from "../tool/errors.js"
-import { stat } from "./fsEffect.js"
+import { stat } from "../disk/index.js"
 import type { FileReadCacheService } from "./readCache.js"
 
 /** The gerund used in the messages. @category models */

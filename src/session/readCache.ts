@@ -21,7 +21,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { realpath } from "./fsEffect.js"
+import { realpath } from "../disk/index.js"
 import { addRange, coversLines, type LineRange, WHOLE_FILE } from "./lineRanges.js"
 
 /** Entries kept before the oldest insertion is evicted (FIFO; an upsert moves an entry to the back). @category constants */

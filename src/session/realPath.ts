@@ -12,7 +12,7 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import { isMissing } from "../tool/errno.js"
-import { FsError, lstat, readlink, realpath } from "./fsEffect.js"
+import { DiskError, lstat, readlink, realpath } from "../disk/index.js"
 
 /** Symlink hops followed by hand before giving up with `ELOOP` (Linux's own limit is 40). @category constants */
 export const MAX_SYMLINK_HOPS = 40
@@ -29,7 +29,7 @@ export const isPathInside = (child: string, parent: string): boolean => {
  * link, dangling or not, is replaced by its target's components; the first missing component ends
  * the walk and the rest is joined on as written.
  */
-const walk: (absPath: string) => Effect.Effect<string, FsError> = Effect.fnUntraced(function*(absPath: string) {
+const walk: (absPath: string) => Effect.Effect<string, DiskError> = Effect.fnUntraced(function*(absPath: string) {
   const { root } = path.parse(absPath)
   // Components still to resolve, the next one last.
   const pending = absPath.slice(root.length).split(path.sep).reverse()
@@ -53,7 +53,7 @@ const walk: (absPath: string) => Effect.Effect<string, FsError> = Effect.fnUntra
       continue
     }
     if (hops >= MAX_SYMLINK_HOPS) {
-      return yield* new FsError({ op: "realpath", path: absPath, code: "ELOOP", cause: undefined })
+      return yield* new DiskError({ op: "realpath", path: absPath, code: "ELOOP", message: `too many symbolic links resolving ${absPath}` })
     }
     hops++
     const target = yield* readlink(candidate)
@@ -74,8 +74,8 @@ const resolveFrom = Effect.fnUntraced(function*(absPath: string) {
 /**
  * The real path of `absPath`, or for a not-yet-existing path the real path of its nearest existing
  * ancestor joined with the rest (dangling symlinks followed). Fails with the underlying
- * {@link FsError} for anything but `ENOENT`/`ENOTDIR` (e.g. `ELOOP`, `EACCES`).
+ * {@link DiskError} for anything but `ENOENT`/`ENOTDIR` (e.g. `ELOOP`, `EACCES`).
  * @category resolution
  */
-export const resolveRealPath = (absPath: string): Effect.Effect<string, FsError> =>
+export const resolveRealPath = (absPath: string): Effect.Effect<string, DiskError> =>
   resolveFrom(path.resolve(absPath))

@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import type { ConfigError } from "effect/Config"
 import { writeRefusalWith } from "../tool/errno.js"
 import { FileWriteFailure, type NoSpaceLeft, type PermissionDenied } from "../tool/errors.js"
-import { chmod, type FsError, mkdirp } from "./fsEffect.js"
+import { chmod, type DiskError, mkdirp } from "../disk/index.js"
 
 /** The environment variable that overrides the state directory. @category constants */
 export const STATE_DIR_ENV = "TOOLWRIGHT_STATE_DIR"
@@ -46,7 +46,7 @@ export const resolveStateDir: (realRoot: string, option?: string) => Effect.Effe
   return defaultStateDir(realRoot)
 })
 
-const mkdirFailure = (dir: string, e: FsError): PermissionDenied | NoSpaceLeft | FileWriteFailure => {
+const mkdirFailure = (dir: string, e: DiskError): PermissionDenied | NoSpaceLeft | FileWriteFailure => {
   const message = `Could not create the session state directory ${dir} (${e.code ?? "unknown error"}). ` +
     `This is a problem of the tool host, not of your call: tell the user, who can set ${STATE_DIR_ENV} to a ` +
     `writable directory.`

@@ -23,7 +23,7 @@ import {
   type PermissionDenied
 } from "../tool/errors.js"
 import { isMissing, readRefusal } from "../tool/errno.js"
-import { lstat, realpath, stat } from "./fsEffect.js"
+import { lstat, realpath, stat } from "../disk/index.js"
 import { isPathInside, resolveRealPath } from "./realPath.js"
 import { ensureStateSubdir, resolveStateDir, type StateSubdir } from "./stateDir.js"
 

@@ -13,7 +13,6 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { OutputStore } from "../output/store.js"
-import { FileReadCache } from "../session/readCache.js"
 import { Workspace } from "../session/workspace.js"
 import { defineTool, InvalidToolParams, Kind, textResult } from "../tool/index.js"
 import { BackgroundShells } from "./background.js"
@@ -27,7 +26,8 @@ import { launchMessage } from "./notification.js"
 import { detectSelfKillCommand, SELF_KILL_MESSAGE } from "./selfKill.js"
 import { blockedSleepMessage, detectBlockedSleep } from "./sleep.js"
 import { planSedEdit, type SedEditData, type SedEditError } from "./sedEdit.js"
-import { stat } from "../session/fsEffect.js"
+import { stat } from "../disk/index.js"
+import { makeMutationContext } from "../write/index.js"
 import type { BackgroundShell } from "./background.js"
 import type { ShellRunData } from "./foreground.js"
 import type { ExecutionTimeout, SandboxUnavailable, ShellExecuteError } from "../tool/errors.js"
@@ -134,7 +134,7 @@ export const makeRunShellCommand = Effect.gen(function*() {
   const host = yield* ProcessHost
   const background = yield* BackgroundShells
   const store = yield* OutputStore
-  const cache = yield* FileReadCache
+  const mutation = yield* makeMutationContext
   const services = Effect.provideService(ProcessHost, host)
   const withStore = Effect.provideService(OutputStore, store)
 
@@ -176,7 +176,7 @@ export const makeRunShellCommand = Effect.gen(function*() {
         }
         const description = describeShellCall(p)
         // In a read-only sandbox a `sed -i` is not turned into an edit (which the server would write): it runs, confined, and is refused.
-        const sed = isBackground || host.sandbox.mode === "read-only" ? undefined : yield* planSedEdit({ command: p.command, cwd, description, workspace, cache })
+        const sed = isBackground || host.sandbox.mode === "read-only" ? undefined : yield* planSedEdit({ command: p.command, cwd, description, mutation })
         if (sed) return sed as InvocationSpec<ShellData, ShellError>
         // Permission: one parse gives the subjects (redirections included), the read-only proof and
         // the paths it reads or writes; a read-only command reaching outside the roots asks.

@@ -1,37 +1,46 @@
 /**
  * A recognised `sed -i` (see `sed.ts`) is not run: it is simulated on the file's decoded text,
- * previewed as an edit (`Confirm Sed Edit: <path>`), checked against the prior-read rule, and
- * written through the same atomic compare-and-swap write as `edit` (encoding, BOM and line
- * endings kept). When it cannot be simulated (a symlink, a file outside the workspace), the real
- * command runs instead.
+ * previewed as an edit (`Confirm Sed Edit: <path>`), and written through the same mutation path
+ * as `edit` (write/mutation.ts): the prior-read check, the edit size cap (`file_too_large`), the
+ * codec (legacy encodings, BOM and line endings kept), a before-image in the session's history,
+ * the compare-and-swap atomic write under the file's lock, and one errno → error mapping. When it
+ * cannot be simulated (a symlink, a file outside the workspace), the real command runs instead.
  *
  * @since 0.1.0
  */
-import * as fsp from "node:fs/promises"
 import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { lstat, stat } from "../session/fsEffect.js"
+import * as Ref from "effect/Ref"
+import { lstat } from "../disk/index.js"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
-import type { FileReadCacheService } from "../session/readCache.js"
-import type { WorkspaceService } from "../session/workspace.js"
-import { atomicWrite, type AtomicWriteError, hashFile, sha256Hex } from "../text/atomicWrite.js"
-import { decodeText, encodeText, findUnrepresentable, type TextFormat } from "../text/codec.js"
+import { encodeText, findUnrepresentable, type TextFormat } from "../text/codec.js"
 import { createPatchSmart } from "../text/diff.js"
+import { isMissing } from "../tool/errno.js"
 import {
   EditPreparationFailure,
-  FileChangedSinceRead,
+  type FileChangedSinceRead,
   FileNotFound,
+  FileTooLarge,
   FileWriteFailure,
   type NoSpaceLeft,
   type PermissionDenied,
   ReadContentFailure,
   type TargetIsDirectory
 } from "../tool/errors.js"
-import { directoryTarget, failureReason, isMissing, readRefusal, writeRefusal } from "../tool/errno.js"
 import type { EditConfirmation } from "../tool/permission.js"
 import { textResult, type ToolResult } from "../tool/result.js"
 import type { InvocationSpec } from "../tool/tool.js"
+import {
+  commitSnapshot,
+  type FileSnapshot,
+  loadSnapshot,
+  type MutationContext,
+  type PriorGuard,
+  snapshotReadFailure,
+  unchangedSinceApproval,
+  writeFailure
+} from "../write/index.js"
 import { applySedSubstitution, parseSedEditCommand, type SedEditInfo } from "./sed.js"
 
 /** What a simulated sed edit returns to programs. @category models */
@@ -40,12 +49,15 @@ export interface SedEditData {
   readonly filePath: string
   readonly changed: boolean
   readonly sed: SedEditInfo
+  /** The history entry of the before-image (when the file changed and it was recorded). */
+  readonly historyId?: string
 }
 
 /** Every error of the sed path. @category errors */
 export type SedEditError =
   | PriorReadError
   | FileNotFound
+  | FileTooLarge
   | ReadContentFailure
   | EditPreparationFailure
   | FileChangedSinceRead
@@ -54,36 +66,15 @@ export type SedEditError =
   | TargetIsDirectory
   | FileWriteFailure
 
-interface Simulation {
-  readonly hash: string
+/** The simulated edit: the snapshot it was computed from, the texts and the bytes to write. */
+interface SedPlan {
+  readonly snapshot: FileSnapshot
   readonly oldText: string
   readonly newText: string
   readonly format: TextFormat
+  readonly newBytes: Uint8Array
   readonly diff: string
 }
-
-const readFailure = (file: string, cause: unknown): FileNotFound | PermissionDenied | ReadContentFailure => {
-  const message = `Error reading file for sed edit '${file}': ${failureReason(cause)}`
-  if (isMissing(cause)) return new FileNotFound({ message: `${message}. Check the path; nothing was changed.` })
-  return readRefusal(cause, file) ?? new ReadContentFailure({ message: `${message}. Retry once; if it fails again, tell the user.` })
-}
-
-const writeFailure = (file: string, e: AtomicWriteError): PermissionDenied | NoSpaceLeft | TargetIsDirectory | FileWriteFailure =>
-  writeRefusal(e.code, file) ?? directoryTarget(e.code, file) ??
-    new FileWriteFailure({ message: `Error writing sed edit to '${file}': ${e.message}. Nothing was written; retry once, and tell the user if it fails again.` })
-
-const simulate = Effect.fnUntraced(function*(file: string, rel: string, info: SedEditInfo) {
-  const bytes = yield* Effect.tryPromise({ try: () => fsp.readFile(file), catch: (cause) => readFailure(file, cause) })
-  const decoded = decodeText(bytes)
-  const prepared = (message: string) => new EditPreparationFailure({ message: `Error simulating sed edit for file '${file}': ${message}` })
-  const newText = yield* Effect.try({
-    try: () => applySedSubstitution(decoded.text, info),
-    catch: (cause) => prepared(cause instanceof Error ? cause.message : String(cause))
-  })
-  const lost = findUnrepresentable(newText, decoded.format.encoding)
-  if (lost) return yield* prepared(`the result contains ${lost.codePoint}, which the file's encoding (${decoded.format.encoding}) cannot represent.`)
-  return { hash: sha256Hex(bytes), oldText: decoded.text, newText, format: decoded.format, diff: createPatchSmart(rel, decoded.text, newText) } satisfies Simulation
-})
 
 /** What planning needs from the session. @category models */
 export interface SedPlanInput {
@@ -91,9 +82,35 @@ export interface SedPlanInput {
   /** The command's working directory (absolute). */
   readonly cwd: string
   readonly description: string
-  readonly workspace: WorkspaceService
-  readonly cache: FileReadCacheService
+  /** The session's mutation context (workspace, read cache, file-tool settings): edit's own. */
+  readonly mutation: MutationContext
 }
+
+const readFailure = (file: string) => (reason: string) => {
+  const message = `Error reading file for sed edit '${file}': ${reason}`
+  return isMissing(reason)
+    ? new FileNotFound({ message: `${message}. Check the path; nothing was changed.` })
+    : new ReadContentFailure({ message: `${message}. Retry once; if it fails again, tell the user.` })
+}
+
+/** Loads the file through the mutation path and simulates the substitution on its decoded text. */
+const simulate = (ctx: MutationContext, file: string, rel: string, info: SedEditInfo, guard: PriorGuard<PriorReadError>) =>
+  Effect.gen(function*() {
+    const snapshot = yield* loadSnapshot(ctx, file, guard).pipe(
+      Effect.catchTag("DiskError", (e) => Effect.fail(snapshotReadFailure(e, readFailure(file))))
+    )
+    if (snapshot.decoded === null) return yield* readFailure(file)("ENOENT")
+    const { text: oldText, format } = snapshot.decoded
+    const prepared = (message: string) => new EditPreparationFailure({ message: `Error simulating sed edit for file '${file}': ${message}` })
+    const newText = yield* Effect.try({
+      try: () => applySedSubstitution(oldText, info),
+      catch: (cause) => prepared(cause instanceof Error ? cause.message : String(cause))
+    })
+    const lost = findUnrepresentable(newText, format.encoding)
+    if (lost) return yield* prepared(`the result contains ${lost.codePoint}, which the file's encoding (${format.encoding}) cannot represent.`)
+    const diff = createPatchSmart(rel, oldText, newText)
+    return { snapshot, oldText, newText, format, newBytes: encodeText(newText, format), diff } satisfies SedPlan
+  })
 
 /**
  * The invocation of a simulated `sed -i`, or `undefined` when the command is not one (or cannot
@@ -104,22 +121,23 @@ export interface SedPlanInput {
 export const planSedEdit = Effect.fnUntraced(function*(input: SedPlanInput) {
   const info = parseSedEditCommand(input.command)
   if (!info) return undefined
+  const ctx = input.mutation
   const requested = nodePath.resolve(input.cwd, info.filePath)
-  const inside = yield* Effect.result(input.workspace.resolve(requested))
+  const inside = yield* Effect.result(ctx.workspace.resolve(requested))
   if (inside._tag === "Failure") return undefined
   const file = inside.success
   const link = yield* Effect.option(lstat(file))
   if (Option.isSome(link) && link.value.isSymbolicLink()) return undefined
-  const rel = nodePath.relative(input.workspace.primaryRoot, file) || nodePath.basename(file)
-  let confirmed: Simulation | undefined
-  const prepare = Effect.gen(function*() {
-    yield* checkPriorRead(input.cache, file, "editing")
-    return yield* simulate(file, rel, info)
-  })
+  const rel = nodePath.relative(ctx.workspace.primaryRoot, file) || nodePath.basename(file)
+  const guard: PriorGuard<PriorReadError> = (expectExisting) =>
+    checkPriorRead(ctx.cache, file, "editing", expectExisting === undefined ? {} : { expectExisting })
+  // The plan a person approved, held for execute to compare with (none when nobody was asked).
+  const shown = yield* Ref.make(Option.none<SedPlan>())
+  const plan = simulate(ctx, file, rel, info, guard)
 
   const confirmation = Effect.gen(function*() {
-    const sim = yield* prepare
-    confirmed = sim
+    const sim = yield* plan
+    yield* Ref.set(shown, Option.some(sim))
     return {
       type: "edit",
       title: `Confirm Sed Edit: ${rel}`,
@@ -131,27 +149,25 @@ export const planSedEdit = Effect.fnUntraced(function*(input: SedPlanInput) {
     } satisfies EditConfirmation
   })
 
-  const changedSinceConfirmation = new FileChangedSinceRead({
-    message: `File changed since sed edit confirmation: ${file}. Please re-read the file and retry.`,
-    display: "file changed after the sed edit was confirmed; nothing written."
-  })
-
   const execute = () =>
     Effect.gen(function*() {
-      if (confirmed !== undefined) {
-        const now = yield* hashFile(file).pipe(Effect.catch(() => Effect.succeed(null)))
-        if (now !== confirmed.hash) return yield* changedSinceConfirmation
-      }
-      const sim = yield* prepare
-      if (confirmed !== undefined && confirmed.hash !== sim.hash) return yield* changedSinceConfirmation
-      const data: SedEditData = { kind: "sed-edit", filePath: file, changed: sim.newText !== sim.oldText, sed: info }
-      if (!data.changed) return textResult(`sed edit made no changes to ${file}.`, { data })
-      // The same walk and lock as edit: no link followed out of the roots, no lost concurrent edit.
-      yield* atomicWrite(file, encodeText(sim.newText, sim.format), { expectedHash: sim.hash, within: input.workspace.roots }).pipe(
-        Effect.catchTag("AtomicWriteError", (e) => Effect.fail(writeFailure(file, e)))
+      const sim = yield* plan
+      yield* unchangedSinceApproval(yield* Ref.get(shown), sim, {
+        subject: `File ${file}`,
+        action: "sed edit",
+        next: "redo the sed edit against the current content"
+      })
+      const changed = sim.newText !== sim.oldText
+      const base: SedEditData = { kind: "sed-edit", filePath: file, changed, sed: info }
+      if (!changed) return textResult(`sed edit made no changes to ${file}.`, { data: base })
+      const committed = yield* commitSnapshot(ctx, sim.snapshot, sim.newBytes, { tool: "run_shell_command", guard }).pipe(
+        Effect.catchTag("DiskError", (e) =>
+          Effect.fail(writeFailure(file, e, () =>
+            new FileWriteFailure({
+              message: `Error writing sed edit to '${file}': ${e.message}. Nothing was written; retry once, and tell the user if it fails again.`
+            }))))
       )
-      const after = yield* Effect.option(stat(file))
-      if (Option.isSome(after)) yield* input.cache.recordWrite(file, after.value)
+      const data: SedEditData = committed.historyId === undefined ? base : { ...base, historyId: committed.historyId }
       return textResult(`sed edit applied to ${file}.`, {
         display: { _tag: "FileDiff", fileName: rel, diff: sim.diff, originalContent: sim.oldText, newContent: sim.newText },
         data,

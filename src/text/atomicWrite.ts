@@ -31,18 +31,18 @@
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import type { Stats } from "node:fs"
-import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
+import { access, call, DiskError, lstat, open, remove, rename } from "../disk/index.js"
 import { FileChangedSinceRead } from "../tool/errors.js"
 import { byteLengthOf, hashContents, readUpTo, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
 import { acquireLockFile, WriteLocks } from "./writeLock.js"
-import { AtomicWriteError, attempt, locate, type LocateOptions, type Location, resolveWriteTarget } from "./writeLocation.js"
+import { locate, type LocateOptions, type Location, resolveWriteTarget } from "./writeLocation.js"
 
-export { AtomicWriteError, resolveWriteTarget }
+export { resolveWriteTarget }
 
 /** Options of {@link atomicWrite}. @category models */
 export interface AtomicWriteOptions {
@@ -80,9 +80,9 @@ export interface WriteTarget {
   /** The real path that will be written. */
   readonly path: string
   /** Its bytes now (`None`: it does not exist). */
-  readonly current: Effect.Effect<Option.Option<CurrentFile>, AtomicWriteError | FileChangedSinceRead>
+  readonly current: Effect.Effect<Option.Option<CurrentFile>, DiskError | FileChangedSinceRead>
   /** The compare-and-swap write (see {@link atomicWrite}). */
-  readonly write: (bytes: WriteBytes, options?: AtomicWriteOptions) => Effect.Effect<AtomicWriteResult, AtomicWriteError | FileChangedSinceRead>
+  readonly write: (bytes: WriteBytes, options?: AtomicWriteOptions) => Effect.Effect<AtomicWriteResult, DiskError | FileChangedSinceRead>
 }
 
 /** What {@link atomicWrite} did. @category models */
@@ -102,19 +102,17 @@ export { sha256Hex }
 
 const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants
 
-const lstatOrNone = (file: string, shown: string, dirPath: string): Effect.Effect<Option.Option<Stats>, AtomicWriteError> =>
-  attempt("stat", shown, () => fsp.lstat(file), dirPath).pipe(
+const lstatOrNone = (file: string, shown: string, dirPath: string): Effect.Effect<Option.Option<Stats>, DiskError> =>
+  lstat(file, shown, dirPath).pipe(
     Effect.map(Option.some),
     Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Stats>()))
   )
 
 /** The sha256 of a file's current bytes (read in chunks), or `null` when it does not exist. @category hashing */
-export const hashFile = (file: string): Effect.Effect<string | null, AtomicWriteError> =>
-  Effect.acquireUseRelease(
-    attempt("read", file, () => fsp.open(file, "r")),
-    (handle) => attempt("read", file, (): Promise<string | null> => hashContents(handle)),
-    (handle) => Effect.promise(() => handle.close())
-  ).pipe(Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null)))
+export const hashFile = (file: string): Effect.Effect<string | null, DiskError> =>
+  Effect.scoped(Effect.flatMap(open(file, "r"), (handle) => call("read", file, (): Promise<string | null> => hashContents(handle)))).pipe(
+    Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null))
+  )
 
 /** What the file must still hold for a write to go ahead: nothing (it must not exist), its bytes, or their hash. */
 type Expected =
@@ -143,7 +141,7 @@ const linkSwappedIn = (target: string) =>
 /** Opens the file read-only without following a final link (ELOOP: a link was swapped in). */
 const openForCheck = (file: string, shown: string, dirPath: string) =>
   // O_NONBLOCK: a FIFO swapped in is not waited on (it changes nothing for a regular file).
-  attempt("read", shown, () => fsp.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK), dirPath).pipe(
+  open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, { op: "read", shownAs: shown, dirPath }).pipe(
     Effect.catchIf((e) => e.code === "ELOOP", () => Effect.fail(linkSwappedIn(shown)))
   )
 
@@ -151,21 +149,17 @@ const openForCheck = (file: string, shown: string, dirPath: string) =>
 const currentState = (
   loc: Location,
   expected: Expected
-): Effect.Effect<"same" | "absent" | "differs", AtomicWriteError | FileChangedSinceRead> => {
+): Effect.Effect<"same" | "absent" | "differs", DiskError | FileChangedSinceRead> => {
   const shown = path.join(loc.dirPath, loc.name)
   const file = loc.at(loc.name)
   if (expected._tag === "Absent") {
     return Effect.map(lstatOrNone(file, shown, loc.dirPath), (found) => (Option.isNone(found) ? "same" : "differs"))
   }
-  return Effect.acquireUseRelease(
-    openForCheck(file, shown, loc.dirPath),
-    (handle) =>
-      attempt("read", shown, async () =>
-        expected._tag === "Bytes" ? sameContents(handle, expected.bytes) : (await hashContents(handle)) === expected.hash),
-    (handle) => Effect.promise(() => handle.close())
-  ).pipe(
+  return Effect.scoped(Effect.flatMap(openForCheck(file, shown, loc.dirPath), (handle) =>
+    call("read", shown, async () =>
+      expected._tag === "Bytes" ? sameContents(handle, expected.bytes) : (await hashContents(handle)) === expected.hash))).pipe(
     Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
-    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT", () => Effect.succeed("absent" as const))
+    Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed("absent" as const))
   )
 }
 
@@ -186,18 +180,14 @@ const tempNameFor = (name: string): string => `.${name}.tw-${randomBytes(6).toSt
 const writeInPlace = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, expected: Expected | undefined) {
   const shown = path.join(loc.dirPath, loc.name)
   yield* verify(loc, expected)
-  yield* Effect.acquireUseRelease(
-    attempt("open", shown, () => fsp.open(loc.at(loc.name), O_RDWR | O_NOFOLLOW), loc.dirPath).pipe(
+  yield* Effect.scoped(Effect.gen(function*() {
+    const handle = yield* open(loc.at(loc.name), O_RDWR | O_NOFOLLOW, { shownAs: shown, dirPath: loc.dirPath }).pipe(
       Effect.catchIf((e) => e.code === "ELOOP", () => Effect.fail(linkSwappedIn(shown)))
-    ),
-    (handle) =>
-      Effect.gen(function*() {
-        yield* attempt("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
-        yield* attempt("truncate", shown, () => handle.truncate(byteLengthOf(bytes)), loc.dirPath)
-        yield* attempt("fsync", shown, () => handle.sync(), loc.dirPath)
-      }),
-    (handle) => Effect.promise(() => handle.close())
-  )
+    )
+    yield* call("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
+    yield* call("truncate", shown, () => handle.truncate(byteLengthOf(bytes)), loc.dirPath)
+    yield* call("fsync", shown, () => handle.sync(), loc.dirPath)
+  }))
 })
 
 const writeTemp = Effect.fnUntraced(function*(
@@ -208,21 +198,18 @@ const writeTemp = Effect.fnUntraced(function*(
   mode: number
 ) {
   const shown = path.join(loc.dirPath, temp)
-  yield* Effect.acquireUseRelease(
-    attempt("open", shown, () => fsp.open(loc.at(temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, Option.isSome(existing) ? 0o600 : mode), loc.dirPath),
-    (handle) =>
-      Effect.gen(function*() {
-        yield* attempt("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
-        yield* attempt("fsync", shown, () => handle.sync(), loc.dirPath)
-        if (Option.isSome(existing)) {
-          const { mode: m, uid, gid } = existing.value
-          // Owner first (chown may clear set-id bits), then the exact mode.
-          yield* attempt("chown", shown, () => handle.chown(uid, gid), loc.dirPath).pipe(Effect.ignore)
-          yield* attempt("chmod", shown, () => handle.chmod(m & 0o7777), loc.dirPath)
-        }
-      }),
-    (handle) => Effect.promise(() => handle.close())
-  )
+  yield* Effect.scoped(Effect.gen(function*() {
+    const flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
+    const handle = yield* open(loc.at(temp), flags, { mode: Option.isSome(existing) ? 0o600 : mode, shownAs: shown, dirPath: loc.dirPath })
+    yield* call("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
+    yield* call("fsync", shown, () => handle.sync(), loc.dirPath)
+    if (Option.isSome(existing)) {
+      const { mode: m, uid, gid } = existing.value
+      // Owner first (chown may clear set-id bits), then the exact mode.
+      yield* call("chown", shown, () => handle.chown(uid, gid), loc.dirPath).pipe(Effect.ignore)
+      yield* call("chmod", shown, () => handle.chmod(m & 0o7777), loc.dirPath)
+    }
+  }))
 })
 
 /** The compare-and-swap write at a resolved location (the caller holds the file's lock). */
@@ -232,7 +219,7 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
   const existing = yield* lstatOrNone(file, target, loc.dirPath)
   const length = byteLengthOf(bytes)
   const expected = expectedOf(options)
-  const statAfter = attempt("stat", target, () => fsp.lstat(file), loc.dirPath)
+  const statAfter = lstat(file, target, loc.dirPath)
   const inPlace = Effect.gen(function*() {
     yield* writeInPlace(loc, bytes, expected)
     return { path: target, bytes: length, method: "in-place", stats: yield* statAfter } as const
@@ -241,13 +228,13 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
     const stats = existing.value
     if (stats.isSymbolicLink()) return yield* linkSwappedIn(target)
     if (stats.isDirectory()) {
-      return yield* new AtomicWriteError({ op: "open", path: target, code: "EISDIR", message: `${target} is a directory` })
+      return yield* new DiskError({ op: "open", path: target, code: "EISDIR", message: `${target} is a directory` })
     }
     if (!stats.isFile()) {
-      return yield* new AtomicWriteError({ op: "open", path: target, code: undefined, message: `${target} is not a regular file` })
+      return yield* new DiskError({ op: "open", path: target, code: undefined, message: `${target} is not a regular file` })
     }
     // Temp + rename needs only the directory to be writable; a read-only file must stay refused.
-    yield* attempt("access", target, () => fsp.access(file, fsp.constants.W_OK), loc.dirPath)
+    yield* access(file, fs.constants.W_OK, target, loc.dirPath)
     if (stats.nlink > 1) return yield* inPlace
   }
   const temp = tempNameFor(loc.name)
@@ -260,9 +247,9 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
     if (Result.isFailure(created)) return created.failure
     yield* verify(loc, expected)
     yield* loc.recheck
-    yield* attempt("rename", target, () => fsp.rename(loc.at(temp), file), loc.dirPath)
+    yield* rename(loc.at(temp), file, target, loc.dirPath)
     return undefined
-  }).pipe(Effect.ensuring(Effect.tryPromise(() => fsp.rm(loc.at(temp), { force: true })).pipe(Effect.ignore)))
+  }).pipe(Effect.ensuring(remove(loc.at(temp)).pipe(Effect.ignore)))
   if (written !== undefined) {
     const refused = written.code === "EACCES" || written.code === "EPERM"
     if (Option.isSome(existing) && refused) return yield* inPlace
@@ -273,38 +260,34 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
 })
 
 const notRegular = (shown: string) =>
-  new AtomicWriteError({ op: "read", path: shown, code: undefined, message: `${shown} is not a regular file` })
+  new DiskError({ op: "read", path: shown, code: undefined, message: `${shown} is not a regular file` })
 
 /** The file's stats and, when it is at most `maxBytes` long, its bytes; `None` when it does not exist. */
 const readCurrent = (
   loc: Location,
   maxBytes: number
-): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, AtomicWriteError | FileChangedSinceRead> => {
+): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, DiskError | FileChangedSinceRead> => {
   const shown = path.join(loc.dirPath, loc.name)
-  return Effect.acquireUseRelease(
-    openForCheck(loc.at(loc.name), shown, loc.dirPath),
-    (handle) =>
-      Effect.gen(function*() {
-        const stats = yield* attempt("stat", shown, () => handle.stat(), loc.dirPath)
-        if (!stats.isFile()) return yield* notRegular(shown)
-        if (stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>() }
-        const bytes = yield* attempt("read", shown, () => readUpTo(handle, stats.size), loc.dirPath)
-        return { stats, bytes: Option.some<Uint8Array>(bytes) }
-      }),
-    (handle) => Effect.promise(() => handle.close())
-  ).pipe(
+  return Effect.scoped(Effect.gen(function*() {
+    const handle = yield* openForCheck(loc.at(loc.name), shown, loc.dirPath)
+    const stats = yield* call("stat", shown, () => handle.stat(), loc.dirPath)
+    if (!stats.isFile()) return yield* notRegular(shown)
+    if (stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>() }
+    const bytes = yield* call("read", shown, () => readUpTo(handle, stats.size), loc.dirPath)
+    return { stats, bytes: Option.some<Uint8Array>(bytes) }
+  })).pipe(
     Effect.map(Option.some),
-    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT", () => Effect.succeed(Option.none()))
+    Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed(Option.none()))
   )
 }
 
-const currentOf = (loc: Location): Effect.Effect<Option.Option<CurrentFile>, AtomicWriteError | FileChangedSinceRead> =>
+const currentOf = (loc: Location): Effect.Effect<Option.Option<CurrentFile>, DiskError | FileChangedSinceRead> =>
   Effect.map(readCurrent(loc, Number.POSITIVE_INFINITY), Option.flatMap(({ bytes, stats }) => Option.map(bytes, (b) => ({ bytes: b, stats }))))
 
 /**
  * Resolves `file` (without following links out of `options.within`), takes its write lock (in
  * the process and across processes) and runs `use` with it: every `current` read and `write` in
- * `use` sees no other toolwright writer in between. Fails with `AtomicWriteError` (op `lock`,
+ * `use` sees no other toolwright writer in between. Fails with `DiskError` (op `lock`,
  * code `ETIMEDOUT`) when another process holds the lock past the bound.
  * @category writing
  */
@@ -312,7 +295,7 @@ export const withWriteTarget = <A, E, R>(
   file: string,
   options: WriteTargetOptions,
   use: (target: WriteTarget) => Effect.Effect<A, E, R>
-): Effect.Effect<A, E | AtomicWriteError | FileChangedSinceRead, Exclude<R, Scope.Scope>> =>
+): Effect.Effect<A, E | DiskError | FileChangedSinceRead, Exclude<R, Scope.Scope>> =>
   Effect.scoped(Effect.gen(function*() {
     const loc = yield* locate(file, options)
     if (options.afterResolve !== undefined) yield* options.afterResolve
@@ -323,7 +306,7 @@ export const withWriteTarget = <A, E, R>(
         Effect.catchTags({
           LockTimeout: (e) =>
             Effect.fail(
-              new AtomicWriteError({
+              new DiskError({
                 op: "lock",
                 path: realTarget,
                 code: "ETIMEDOUT",
@@ -336,7 +319,7 @@ export const withWriteTarget = <A, E, R>(
           LockFileError: (e) =>
             e.code === "EACCES" || e.code === "EPERM" || e.code === "EROFS"
               ? Effect.void
-              : Effect.fail(new AtomicWriteError({ op: "lock", path: realTarget, code: e.code, message: e.message }))
+              : Effect.fail(new DiskError({ op: "lock", path: realTarget, code: e.code, message: e.message }))
         })
       )
       return yield* use({
@@ -346,7 +329,7 @@ export const withWriteTarget = <A, E, R>(
       })
     }))
     return yield* locks.withLock(realTarget, locked)
-  })) as Effect.Effect<A, E | AtomicWriteError | FileChangedSinceRead, Exclude<R, Scope.Scope>>
+  })) as Effect.Effect<A, E | DiskError | FileChangedSinceRead, Exclude<R, Scope.Scope>>
 
 /**
  * Reads `file` for a change without following a link out of `within` (the same walk as the
@@ -357,18 +340,18 @@ export const readForChange = (
   file: string,
   within: ReadonlyArray<string> | undefined,
   maxBytes: number
-): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, AtomicWriteError | FileChangedSinceRead> =>
+): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, DiskError | FileChangedSinceRead> =>
   Effect.scoped(Effect.gen(function*() {
     const loc = yield* locate(file, { within })
     return yield* readCurrent(loc, maxBytes)
   })).pipe(
-    Effect.catchIf((e) => e._tag === "AtomicWriteError" && e.code === "ENOENT" && e.op === "resolve", () => Effect.succeed(Option.none()))
+    Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT" && e.op === "resolve", () => Effect.succeed(Option.none()))
   )
 
 /**
  * Writes `bytes` (one buffer, or chunks written in order) to `file` atomically, after checking
  * that the file still holds the bytes the change was computed from. Fails with {@link FileChangedSinceRead} (nothing written) when it
- * does not, and with {@link AtomicWriteError} (nothing written) when the OS refuses. The temp file
+ * does not, and with {@link DiskError} (nothing written) when the OS refuses. The temp file
  * never outlives the call, whatever ends it (failure, interruption).
  * @category writing
  */
@@ -376,7 +359,7 @@ export const atomicWrite: (
   file: string,
   bytes: WriteBytes,
   options?: AtomicWriteOptions & WriteTargetOptions
-) => Effect.Effect<AtomicWriteResult, AtomicWriteError | FileChangedSinceRead> = Effect.fn("atomicWrite")(
+) => Effect.Effect<AtomicWriteResult, DiskError | FileChangedSinceRead> = Effect.fn("atomicWrite")(
   function*(file: string, bytes: WriteBytes, options: AtomicWriteOptions & WriteTargetOptions = {}) {
     return yield* withWriteTarget(file, options, (target) => target.write(bytes, options))
   }

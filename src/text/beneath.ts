@@ -19,14 +19,13 @@
 import * as fs from "node:fs"
 import type { Stats } from "node:fs"
 import type { FileHandle } from "node:fs/promises"
-import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
-import { errnoCode } from "../session/fsEffect.js"
+import { type DiskError, lstat, mkdir, open, readlink } from "../disk/index.js"
 import { isPathInside, MAX_SYMLINK_HOPS } from "../session/realPath.js"
 
 /** Whether descriptor-relative paths (`/proc/self/fd/<fd>/<name>`) work on this machine. @category constants */
@@ -99,17 +98,14 @@ interface Frame {
 const fail = (reason: BeneathReason, at: string, message: string, code?: string) =>
   new BeneathError({ reason, path: at, code, message })
 
-const ioFailure = (at: string) => (cause: unknown) =>
-  fail("io", at, cause instanceof Error ? cause.message : String(cause), errnoCode(cause))
+const ioFailure = (at: string) => (e: DiskError) => fail("io", at, e.message, e.code)
 
 const openDirectory = (at: string, shown: string): Effect.Effect<FileHandle, BeneathError, Scope.Scope> =>
-  Effect.acquireRelease(
-    Effect.tryPromise({ try: () => fsp.open(at, DIRECTORY_FLAGS), catch: ioFailure(shown) }),
-    (handle) => Effect.promise(() => handle.close())
-  )
+  open(at, DIRECTORY_FLAGS).pipe(Effect.mapError(ioFailure(shown)))
 
 const lstatOption = (at: string, shown: string): Effect.Effect<Option.Option<Stats>, BeneathError> =>
-  Effect.tryPromise({ try: () => fsp.lstat(at), catch: ioFailure(shown) }).pipe(
+  lstat(at).pipe(
+    Effect.mapError(ioFailure(shown)),
     Effect.map(Option.some),
     Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<Stats>()))
   )
@@ -154,7 +150,7 @@ export const openBeneath = Effect.fnUntraced(function*(
     if (hops > MAX_SYMLINK_HOPS) {
       return yield* fail("loop", absPath, `Resolving ${absPath} met more than ${MAX_SYMLINK_HOPS} symbolic links (a link loop).`, "ELOOP")
     }
-    const target = yield* Effect.tryPromise({ try: () => fsp.readlink(inDirectory(at.handle, link)), catch: ioFailure(absPath) })
+    const target = yield* readlink(inDirectory(at.handle, link)).pipe(Effect.mapError(ioFailure(absPath)))
     const parts = componentsOf(target)
     if (!path.isAbsolute(target)) {
       queue = [...parts, ...queue]
@@ -204,7 +200,8 @@ export const openBeneath = Effect.fnUntraced(function*(
     if (options.createParents !== true) {
       return yield* fail("missing", absPath, `The directory ${shown} does not exist.`, "ENOENT")
     }
-    yield* Effect.tryPromise({ try: () => fsp.mkdir(at, 0o777), catch: ioFailure(shown) }).pipe(
+    yield* mkdir(at, 0o777).pipe(
+      Effect.mapError(ioFailure(shown)),
       Effect.catchIf((e) => e.code === "EEXIST", () => Effect.void)
     )
     queue.unshift(name)

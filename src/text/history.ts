@@ -11,12 +11,9 @@
  * @since 0.1.0
  */
 import { randomBytes } from "node:crypto"
-import * as fs from "node:fs"
-import * as fsp from "node:fs/promises"
 import * as path from "node:path"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import { errnoCode } from "../session/fsEffect.js"
+import { DiskError, ifExists, mkdirp, readFile, readText, readdir, remove, sizesOf, writeFile } from "../disk/index.js"
 import { sha256Hex } from "./fileIo.js"
 
 /** Entries kept per session by default. @category constants */
@@ -57,14 +54,6 @@ export interface FileHistoryOptions {
   readonly maxFileBytes?: number | undefined
 }
 
-/** Recording or reading a before-image failed. @category errors */
-export class HistoryError extends Data.TaggedError("HistoryError")<{
-  readonly op: string
-  readonly path: string
-  readonly code: string | undefined
-  readonly message: string
-}> {}
-
 /** The operations of one session's file history. @category models */
 export interface FileHistory {
   readonly dir: string
@@ -77,19 +66,12 @@ export interface FileHistory {
     before: Uint8Array | null,
     tool: string,
     sha256?: string
-  ) => Effect.Effect<HistoryEntry, HistoryError>
+  ) => Effect.Effect<HistoryEntry, DiskError>
   /** Every entry, oldest first. */
-  readonly entries: Effect.Effect<ReadonlyArray<HistoryEntry>, HistoryError>
+  readonly entries: Effect.Effect<ReadonlyArray<HistoryEntry>, DiskError>
   /** The bytes of an entry (`null`: the file did not exist, or the bytes were not kept). */
-  readonly read: (id: string) => Effect.Effect<Uint8Array | null, HistoryError>
+  readonly read: (id: string) => Effect.Effect<Uint8Array | null, DiskError>
 }
-
-const call = <A>(op: string, file: string, f: () => Promise<A>): Effect.Effect<A, HistoryError> =>
-  Effect.tryPromise({
-    try: f,
-    catch: (cause) =>
-      new HistoryError({ op, path: file, code: errnoCode(cause), message: cause instanceof Error ? cause.message : String(cause) })
-  })
 
 /**
  * A new entry id: the time in microseconds (base 36, 10 digits: enough until 2084), then random
@@ -115,15 +97,6 @@ const parseEntry = (text: string): ReadonlyArray<HistoryEntry> => {
   }
 }
 
-/** A file's size, 0 when it is gone (pruned by a concurrent writer) or cannot be read. */
-const sizeOf = (file: string): number => {
-  try {
-    return fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0
-  } catch {
-    return 0
-  }
-}
-
 const ID_PATTERN = /^[0-9a-z]{10}-[0-9a-f]{8}$/
 
 /** Builds the history of one session directory. @category constructors */
@@ -137,45 +110,38 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
 
   /** The directory's entry ids, oldest first, and the ids whose bytes were kept. */
   const listing = Effect.map(
-    call("readdir", dir, () => fsp.readdir(dir)).pipe(
-      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed([] as Array<string>))
-    ),
-    (names) => ({
-      ids: names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5)).sort(),
-      withBytes: new Set(names.filter((n) => n.endsWith(".bak")).map((n) => n.slice(0, -4)))
+    ifExists(readdir(dir)),
+    (found = []) => ({
+      ids: found.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5)).sort(),
+      withBytes: new Set(found.filter((n) => n.endsWith(".bak")).map((n) => n.slice(0, -4)))
     })
   )
 
-  const entries: Effect.Effect<ReadonlyArray<HistoryEntry>, HistoryError> = Effect.gen(function*() {
+  const entries: Effect.Effect<ReadonlyArray<HistoryEntry>, DiskError> = Effect.gen(function*() {
     const { ids } = yield* listing
     const loaded = yield* Effect.forEach(ids, (id) =>
-      call("read", metaPath(id), () => fsp.readFile(metaPath(id), "utf8")).pipe(
-        Effect.map(parseEntry),
-        // An entry pruned by a concurrent writer between readdir and read is simply gone.
-        Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed([]))
-      ))
+      // An entry pruned by a concurrent writer between readdir and read is simply gone.
+      Effect.map(ifExists(readText(metaPath(id))), (text) => (text === undefined ? [] : parseEntry(text))))
     return loaded.flat()
   })
 
-  const remove = (id: string) =>
-    Effect.all([
-      call("rm", dataPath(id), () => fsp.rm(dataPath(id), { force: true })),
-      call("rm", metaPath(id), () => fsp.rm(metaPath(id), { force: true }))
-    ], { discard: true })
+  const removeEntry = (id: string) => Effect.all([remove(dataPath(id)), remove(metaPath(id))], { discard: true })
 
   // Pruning needs each entry's kept bytes, not its metadata: one readdir and a stat per kept
   // before-image. (Reading and parsing every metadata file, one after another,
   // made each edit slower as the history filled: 9 ms per edit at first, 42 ms at 250 entries.)
   const prune = Effect.gen(function*() {
     const { ids, withBytes } = yield* listing
-    // Synchronous stats: a few µs each from the dentry cache, where an async stat costs a thread-pool
-    // round trip and a promise per file (200 of them were ~3 ms an edit).
-    const sizes = yield* Effect.sync(() => ids.map((id) => (withBytes.has(id) ? sizeOf(dataPath(id)) : 0)))
+    // A kept before-image pruned by a concurrent writer counts 0 (sizesOf's stats are synchronous: see there).
+    const keptIds = ids.filter((id) => withBytes.has(id))
+    const keptSizes = yield* sizesOf(keptIds.map(dataPath))
+    const sizeById = new Map(keptIds.map((id, i) => [id, keptSizes[i]!]))
+    const sizes = ids.map((id) => sizeById.get(id) ?? 0)
     let count = ids.length
     let total = sizes.reduce((sum, n) => sum + n, 0)
     for (const [i, id] of ids.entries()) {
       if (count <= maxEntries && total <= maxBytes) break
-      yield* remove(id)
+      yield* removeEntry(id)
       count--
       total -= sizes[i]!
     }
@@ -183,7 +149,7 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
 
   const record = (file: string, before: Uint8Array | null, tool: string, sha256?: string) =>
     Effect.gen(function*() {
-      yield* call("mkdir", dir, () => fsp.mkdir(dir, { recursive: true, mode: 0o700 }))
+      yield* mkdirp(dir, 0o700)
       const at = Date.now()
       const id = newId()
       const tooLarge = before !== null && (before.length > maxFileBytes || before.length > maxBytes)
@@ -199,21 +165,18 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
         ...(tooLarge ? { skipped: "too_large" as const } : {})
       }
       if (before !== null && !tooLarge) {
-        yield* call("write", dataPath(id), () => fsp.writeFile(dataPath(id), before, { mode: 0o600 }))
+        yield* writeFile(dataPath(id), before, { mode: 0o600 })
       }
       // The metadata is written last: an entry is listed only once its bytes are complete.
-      yield* call("write", metaPath(id), () => fsp.writeFile(metaPath(id), JSON.stringify(entry), { mode: 0o600 }))
+      yield* writeFile(metaPath(id), JSON.stringify(entry), { mode: 0o600 })
       yield* prune
       return entry
     })
 
   const read = (id: string) =>
     !ID_PATTERN.test(id)
-      ? Effect.fail(new HistoryError({ op: "read", path: id, code: "EINVAL", message: `not a history id: ${id}` }))
-      : call("read", dataPath(id), () => fsp.readFile(dataPath(id))).pipe(
-      Effect.map((b): Uint8Array | null => b),
-      Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null))
-    )
+      ? Effect.fail(new DiskError({ op: "read", path: id, code: "EINVAL", message: `not a history id: ${id}` }))
+      : Effect.map(ifExists(readFile(dataPath(id))), (b): Uint8Array | null => b ?? null)
 
   return { dir, record, entries, read }
 }

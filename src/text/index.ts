@@ -73,7 +73,6 @@ export type { DecodedText, LineEnding, TextFormat } from "./codec.js"
 /** Atomic compare-and-swap writes (temp file, fsync, rename; mode, owner, symlink target kept), under the file's write lock. */
 export {
   atomicWrite,
-  AtomicWriteError,
   hashFile,
   readForChange,
   resolveWriteTarget,
@@ -87,7 +86,7 @@ export { BeneathError, fdPathsSupported, openBeneath } from "./beneath.js"
 /** The per-file write locks (in the process, and a lock file across processes). */
 export { DEFAULT_LOCK_TIMEOUT_MS, WriteLocks } from "./writeLock.js"
 /** Bounded per-session before-images of every file a mutation touches. */
-export { HistoryError, makeFileHistory, sessionHistoryDir } from "./history.js"
+export { makeFileHistory, sessionHistoryDir } from "./history.js"
 /** A history entry, the history service and its options. */
 export type { FileHistory, FileHistoryOptions, HistoryEntry } from "./history.js"
 /** Unified diffs, the model/user diff stat, and the old lines a change touches (whole texts, or a window around a known change). */

@@ -5,24 +5,14 @@
  *
  * @since 0.2.0
  */
-import * as fsp from "node:fs/promises"
 import * as path from "node:path"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import { errnoCode } from "../session/fsEffect.js"
+import { call, DiskError, mkdirp, open } from "../disk/index.js"
 import { isPathInside, resolveRealPath } from "../session/realPath.js"
 import { FileChangedSinceRead } from "../tool/errors.js"
 import { type BeneathError, fdPathsSupported, inDirectory, openBeneath, stillInside } from "./beneath.js"
-
-/** A write failed at the OS level; `code` is the errno code (`EACCES`, `ENOSPC`, `EISDIR`, …). @category errors */
-export class AtomicWriteError extends Data.TaggedError("AtomicWriteError")<{
-  readonly op: string
-  readonly path: string
-  readonly code: string | undefined
-  readonly message: string
-}> {}
 
 /** How to locate a target. @category models */
 export interface LocateOptions {
@@ -40,37 +30,20 @@ export interface Location {
   /** A path for `name` in the directory: descriptor-relative where supported. */
   readonly at: (name: string) => string
   /** The last check before the rename: the directory is still inside a root. */
-  readonly recheck: Effect.Effect<void, FileChangedSinceRead | AtomicWriteError>
+  readonly recheck: Effect.Effect<void, FileChangedSinceRead | DiskError>
   readonly syncDirectory: Effect.Effect<void>
 }
 
-const PROC_FD_PATH = /\/proc\/self\/fd\/\d+/g
-
-export const fail = (op: string, file: string, dirPath?: string) => (cause: unknown): AtomicWriteError => {
-  const code = errnoCode(cause)
-  const raw = cause instanceof Error ? cause.message : String(cause)
-  // Node's text names the descriptor path; a model should see the real one.
-  const reason = dirPath === undefined ? raw : raw.replace(PROC_FD_PATH, dirPath)
-  return new AtomicWriteError({ op, path: file, code, message: reason })
-}
-
-export const attempt = <A>(op: string, file: string, f: () => Promise<A>, dirPath?: string): Effect.Effect<A, AtomicWriteError> =>
-  Effect.tryPromise({ try: f, catch: fail(op, file, dirPath) })
-
 /** The path a write to `file` really lands on: symlinks (even dangling ones) followed. @category paths */
-export const resolveWriteTarget = (file: string): Effect.Effect<string, AtomicWriteError> =>
+export const resolveWriteTarget = (file: string): Effect.Effect<string, DiskError> =>
   resolveRealPath(path.resolve(file)).pipe(
-    Effect.mapError((e) => new AtomicWriteError({ op: "realpath", path: file, code: e.code, message: `cannot resolve ${file}` }))
+    Effect.mapError((e) => new DiskError({ op: "realpath", path: file, code: e.code, message: `cannot resolve ${file}` }))
   )
 
 export const syncDirectoryAt = (dir: string): Effect.Effect<void> =>
-  Effect.acquireUseRelease(
-    attempt("open", dir, () => fsp.open(dir, "r")),
-    (handle) => attempt("fsync", dir, () => handle.sync()),
-    (handle) => Effect.promise(() => handle.close())
-  ).pipe(Effect.ignore)
+  Effect.scoped(Effect.flatMap(open(dir, "r"), (handle) => call("fsync", dir, () => handle.sync()))).pipe(Effect.ignore)
 
-const walkedOut = (file: string, e: BeneathError): AtomicWriteError | FileChangedSinceRead =>
+const walkedOut = (file: string, e: BeneathError): DiskError | FileChangedSinceRead =>
   e.reason === "outside"
     ? new FileChangedSinceRead({
       message: `Nothing was read or written: ${e.message.replace(/\.$/, "")}. The path was inside the workspace ` +
@@ -78,7 +51,7 @@ const walkedOut = (file: string, e: BeneathError): AtomicWriteError | FileChange
         `list_directory) and retry with one that stays inside the workspace.`,
       display: "path changed to lead outside the workspace; nothing read or written."
     })
-    : new AtomicWriteError({ op: "resolve", path: file, code: e.code, message: e.message })
+    : new DiskError({ op: "resolve", path: file, code: e.code, message: e.message })
 
 /** The location through the descriptor walk: nothing outside `roots` is ever followed or named. */
 const locateBeneath = Effect.fnUntraced(function*(file: string, roots: ReadonlyArray<string>, options: LocateOptions) {
@@ -101,7 +74,7 @@ const locateBeneath = Effect.fnUntraced(function*(file: string, roots: ReadonlyA
     name,
     at: (n: string) => inDirectory(dir, n),
     recheck,
-    syncDirectory: attempt("fsync", dirPath, () => dir.sync()).pipe(Effect.ignore)
+    syncDirectory: call("fsync", dirPath, () => dir.sync()).pipe(Effect.ignore)
   } satisfies Location
 })
 
@@ -110,7 +83,7 @@ const locateByPath = Effect.fnUntraced(function*(file: string, options: LocateOp
   const roots = options.within
   if (options.createParents === true) {
     const parent = path.dirname(yield* resolveWriteTarget(file))
-    yield* attempt("mkdir", parent, () => fsp.mkdir(parent, { recursive: true }))
+    yield* mkdirp(parent)
   }
   const target = yield* resolveWriteTarget(file)
   const dirPath = path.dirname(target)
@@ -140,5 +113,5 @@ const locateByPath = Effect.fnUntraced(function*(file: string, options: LocateOp
 export const locate = (
   file: string,
   options: LocateOptions
-): Effect.Effect<Location, AtomicWriteError | FileChangedSinceRead, Scope.Scope> =>
+): Effect.Effect<Location, DiskError | FileChangedSinceRead, Scope.Scope> =>
   options.within !== undefined && fdPathsSupported ? locateBeneath(file, options.within, options) : locateByPath(file, options)

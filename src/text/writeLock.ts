@@ -12,14 +12,13 @@
  * @since 0.2.0
  */
 import * as fs from "node:fs"
-import * as fsp from "node:fs/promises"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Semaphore from "effect/Semaphore"
 import type * as Scope from "effect/Scope"
-import { errnoCode } from "../session/fsEffect.js"
+import { call, type DiskError, errnoCode, lstat, open, readText, remove } from "../disk/index.js"
 
 /** How long a writer waits for another process's lock by default (ms). @category constants */
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000
@@ -80,7 +79,7 @@ export class LockFileError extends Data.TaggedError("LockFileError")<{
 
 /** The start time of a process (clock ticks since boot, from `/proc/<pid>/stat`), if it can be read. */
 const startTimeOf = (pid: number): Effect.Effect<Option.Option<string>> =>
-  Effect.tryPromise(() => fsp.readFile(`/proc/${pid}/stat`, "utf8")).pipe(
+  readText(`/proc/${pid}/stat`).pipe(
     // The command name (field 2) may hold spaces and parentheses: fields count from the last ')'.
     Effect.map((stat) => Option.fromNullishOr(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19])),
     Effect.orElseSucceed(() => Option.none<string>())
@@ -106,6 +105,15 @@ const ownerGone = Effect.fnUntraced(function*(content: string, ageMs: number) {
   return Option.isSome(now) && now.value !== start
 })
 
+const LOCK_FILE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW
+
+/** Removes the lock file only while it is the very file `ino` names; a failure leaves it (the next taker judges it). */
+const removeIfSame = (lockPath: string, ino: number): Effect.Effect<void> =>
+  lstat(lockPath).pipe(
+    Effect.flatMap((stats) => (stats.ino === ino ? remove(lockPath) : Effect.void)),
+    Effect.ignore
+  )
+
 /** Options of {@link acquireLockFile}. @category models */
 export interface LockFileOptions {
   /** Give up after this long (ms) while a live process holds the lock. */
@@ -130,40 +138,30 @@ export const acquireLockFile = Effect.fnUntraced(function*(
   let delay = 2
   let owner = ""
   for (;;) {
-    const created = yield* Effect.tryPromise({
-      try: async () => {
-        const handle = await fsp.open(lockPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600)
-        await handle.writeFile(own).finally(() => handle.close())
-        const stats = await fsp.lstat(lockPath)
-        return stats.ino
-      },
-      catch: (cause) =>
-        new LockFileError({ path: shownPath, code: errnoCode(cause), message: cause instanceof Error ? cause.message : String(cause) })
-    }).pipe(
-      Effect.map(Option.some),
+    const created = yield* Effect.scoped(Effect.gen(function*() {
+      const handle = yield* open(lockPath, LOCK_FILE_FLAGS, { mode: 0o600 })
+      yield* call("write", lockPath, () => handle.writeFile(own))
+    })).pipe(
+      Effect.andThen(lstat(lockPath)),
+      Effect.mapError((e: DiskError) => new LockFileError({ path: shownPath, code: e.code, message: e.message })),
+      Effect.map((stats) => Option.some(stats.ino)),
       Effect.catchIf((e) => e.code === "EEXIST", () => Effect.succeed(Option.none<number>()))
     )
     if (Option.isSome(created)) {
       const ino = created.value
       // Removed only while it is still ours (same inode): a lock taken over by mistake is not freed twice.
-      yield* Effect.addFinalizer(() =>
-        Effect.tryPromise(async () => {
-          if ((await fsp.lstat(lockPath)).ino === ino) await fsp.unlink(lockPath)
-        }).pipe(Effect.ignore)
-      )
+      yield* Effect.addFinalizer(() => removeIfSame(lockPath, ino))
       return
     }
-    const held = yield* Effect.tryPromise(async () => {
-      const [content, stats] = await Promise.all([fsp.readFile(lockPath, "utf8"), fsp.lstat(lockPath)])
-      return { content, ino: stats.ino, ageMs: Date.now() - stats.mtimeMs }
-    }).pipe(Effect.option)
+    const held = yield* Effect.all([readText(lockPath), lstat(lockPath)], { concurrency: 2 }).pipe(
+      Effect.map(([content, stats]) => ({ content, ino: stats.ino, ageMs: Date.now() - stats.mtimeMs })),
+      Effect.option
+    )
     if (Option.isSome(held)) {
       owner = held.value.content.trim()
       if (yield* ownerGone(held.value.content, held.value.ageMs)) {
         // Take over only the very file judged stale: another taker may have replaced it meanwhile.
-        yield* Effect.tryPromise(async () => {
-          if ((await fsp.lstat(lockPath)).ino === held.value.ino) await fsp.unlink(lockPath)
-        }).pipe(Effect.ignore)
+        yield* removeIfSame(lockPath, held.value.ino)
         continue
       }
     }

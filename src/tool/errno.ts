@@ -18,13 +18,11 @@
  *
  * @since 0.1.0
  */
-import { NoSpaceLeft, PermissionDenied, TargetIsDirectory } from "./errors.js"
+import { errnoCode } from "../disk/index.js"
+import { FileWriteFailure, NoSpaceLeft, PermissionDenied, TargetIsDirectory } from "./errors.js"
 
-/** The errno code (`ENOENT`, `EACCES`, …) of a thrown Node error, if any. @category errno */
-export const errnoCode = (cause: unknown): string | undefined =>
-  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string"
-    ? cause.code
-    : undefined
+/** The errno code (`ENOENT`, `EACCES`, …) of a thrown Node error or a disk error, if any (defined by the disk room). @category errno */
+export { errnoCode }
 
 /**
  * A failure's errno: the code itself (a string, or `undefined` when there is none), or anything
@@ -149,5 +147,30 @@ export const writeRefusalWith = (
       return new NoSpaceLeft(text)
     default:
       return undefined
+  }
+}
+
+/**
+ * {@link writeRefusalWith}, or `file_write_failure` with the same text when the errno is not a
+ * refusal: the whole mapping of a failed write for callers that word their own message.
+ * @category errno
+ */
+export const writeFailureWith = (
+  failure: CodeOf,
+  text: { readonly message: string; readonly display: string }
+): PermissionDenied | NoSpaceLeft | FileWriteFailure => writeRefusalWith(failure, text) ?? new FileWriteFailure(text)
+
+/** The same kind of write failure with a new text (to say which operation it broke). @category errno */
+export const restateWriteFailure = (
+  error: PermissionDenied | NoSpaceLeft | FileWriteFailure,
+  text: { readonly message: string; readonly display: string }
+): PermissionDenied | NoSpaceLeft | FileWriteFailure => {
+  switch (error._tag) {
+    case "PermissionDenied":
+      return new PermissionDenied(text)
+    case "NoSpaceLeft":
+      return new NoSpaceLeft(text)
+    case "FileWriteFailure":
+      return new FileWriteFailure(text)
   }
 }

@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import iconv from "iconv-lite"
 import { Effect } from "effect"
-import { DEFAULT_FILE_TOOLS_SETTINGS, FileToolsConfig } from "../../src/files/config.js"
+import { DEFAULT_FILE_TOOLS_SETTINGS, FileToolsConfig } from "../../src/write/config.js"
 import { makeEdit } from "../../src/files/edit.js"
 import { bytesOf, fileWorld, pinMtime, textOf } from "./helpers.js"
 

@@ -4,8 +4,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import iconv from "iconv-lite"
 import { Effect } from "effect"
-import { writeFailure } from "../../src/files/writeErrors.js"
-import { AtomicWriteError } from "../../src/text/atomicWrite.js"
+import { writeFailure } from "../../src/write/writeErrors.js"
+import { DiskError } from "../../src/disk/index.js"
 import { bytesOf, fileWorld, textOf } from "./helpers.js"
 
 describe("write_file (reference §6)", () => {
@@ -123,7 +123,7 @@ describe("write_file (reference §6)", () => {
 
   it("maps every errno of §6 step 7", () => {
     const f = "/w/x.txt"
-    const err = (code: string | undefined) => new AtomicWriteError({ op: "rename", path: f, code, message: `${code}: boom` })
+    const err = (code: string | undefined) => new DiskError({ op: "rename", path: f, code, message: `${code}: boom` })
     assert.isTrue(writeFailure(f, err("EACCES")).message.startsWith("Permission denied writing to file: /w/x.txt (EACCES). "))
     assert.strictEqual(writeFailure(f, err("EACCES")).code, "permission_denied")
     assert.isTrue(writeFailure(f, err("ENOSPC")).message.startsWith("No space left on device: /w/x.txt (ENOSPC). "))

@@ -19,6 +19,7 @@ import { Scheduler } from "../../src/run/scheduler.js"
 import type { CallResult } from "../../src/tool/outcome.js"
 import type { ConfirmationOutcome } from "../../src/tool/permission.js"
 import { llmText } from "../../src/tool/result.js"
+import { DEFAULT_FILE_TOOLS_SETTINGS, FileToolsConfig, type FileToolsSettings } from "../../src/write/config.js"
 
 /** A temp dir (real path). */
 export const makeDir = (prefix = "tw-shell-") => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
@@ -109,6 +110,8 @@ export const shellSession = (options: {
   readonly onAsk?: () => void
   readonly sandbox?: SandboxOptions
   readonly outputLimits?: SessionLayer.SessionOptions["outputLimits"]
+  /** Settings of the mutation path (a `sed -i` run as an edit uses them). */
+  readonly fileTools?: Partial<FileToolsSettings>
 } = {}) =>
   Effect.gen(function*() {
     const root = options.root ?? makeDir("tw-root-")
@@ -127,7 +130,8 @@ export const shellSession = (options: {
       Layer.provide(Layer.succeed(Approver, Approver.of({
         confirm: (request) => Effect.andThen(Effect.sync(() => options.onAsk?.()), recording.approver.confirm(request))
       }))),
-      Layer.provide(Layer.succeed(ShellConfig, settings(options.settings)))
+      Layer.provide(Layer.succeed(ShellConfig, settings(options.settings))),
+      Layer.provide(Layer.succeed(FileToolsConfig, { ...DEFAULT_FILE_TOOLS_SETTINGS, ...options.fileTools }))
     )
     return { root, stateDir, layer, requests: recording.requests }
   })

@@ -116,9 +116,9 @@ describe("atomicWrite", () => {
       const dir = yield* tempDir
       fs.mkdirSync(path.join(dir, "d"))
       const e = yield* Effect.flip(atomicWrite(path.join(dir, "d"), bytes("x")))
-      assert.strictEqual(e._tag === "AtomicWriteError" && e.code, "EISDIR")
+      assert.strictEqual(e._tag === "DiskError" && e.code, "EISDIR")
       const dev = yield* Effect.flip(atomicWrite("/dev/null", bytes("x")))
-      assert.strictEqual(dev._tag, "AtomicWriteError")
+      assert.strictEqual(dev._tag, "DiskError")
     }))
 
   it.effect("a directory that refuses new entries: the writable file is written in place", () =>

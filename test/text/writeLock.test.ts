@@ -80,8 +80,8 @@ describe.runIf(fdPathsSupported)("write locks", () => {
       const lock = path.join(dir, ".f.txt.tw-lock")
       fs.writeFileSync(lock, `${owner.pid} ${startTime(owner.pid!)}\n`)
       const e = yield* Effect.flip(atomicWrite(file, Buffer.from("new\n"), { within: [dir], lockTimeoutMs: 300 }))
-      assert.strictEqual(e._tag, "AtomicWriteError")
-      if (e._tag === "AtomicWriteError") {
+      assert.strictEqual(e._tag, "DiskError")
+      if (e._tag === "DiskError") {
         assert.strictEqual(e.op, "lock")
         assert.strictEqual(e.code, "ETIMEDOUT")
         assert.include(e.message, `pid ${owner.pid}`)

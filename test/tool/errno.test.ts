@@ -5,13 +5,33 @@ import {
   failureReason,
   isMissing,
   readRefusal,
+  restateWriteFailure,
+  writeFailureWith,
   writeRefusal,
   writeRefusalWith
 } from "../../src/tool/errno.js"
+import { DiskError } from "../../src/disk/index.js"
+import { writeFailure } from "../../src/write/index.js"
 
 const nodeError = (code: string) => Object.assign(new Error(`${code}: raw node text, open '/x'`), { code })
 
 describe("errno → tool error, in one place", () => {
+  it("EDQUOT maps like ENOSPC on every write path: the mutation path (edit, write_file, notebook_edit, sed -i), the plan files, the state directory", () => {
+    const disk = (code: string) => new DiskError({ op: "rename", path: "/w/a.txt", code, message: `${code}: raw node text` })
+    const text = { message: "Cannot save. Tell the user.", display: "cannot save" }
+    for (const code of ["ENOSPC", "EDQUOT"]) {
+      const mutation = writeFailure("/w/a.txt", disk(code))
+      assert.strictEqual(mutation.code, "no_space_left", code)
+      assert.isTrue(mutation.message.startsWith(`No space left on device: /w/a.txt (${code}). `), mutation.message)
+      assert.strictEqual(writeFailureWith(disk(code), text).code, "no_space_left", code)
+      assert.strictEqual(restateWriteFailure(writeFailureWith(disk(code), text), text).code, "no_space_left", code)
+    }
+    assert.include(writeFailure("/w/a.txt", disk("EDQUOT")).message, "disk quota is exhausted")
+    assert.strictEqual(writeFailureWith(disk("EIO"), text).code, "file_write_failure")
+    assert.strictEqual(writeFailureWith(disk("EROFS"), text).code, "permission_denied")
+    assert.strictEqual(errnoCode(disk("EDQUOT")), "EDQUOT")
+  })
+
   it("writes: EACCES/EPERM/EROFS → permission_denied, ENOSPC/EDQUOT → no_space_left, the rest is the caller's", () => {
     for (const code of ["EACCES", "EPERM", "EROFS"]) assert.strictEqual(writeRefusal(nodeError(code), "/w/a")?.code, "permission_denied", code)
     for (const code of ["ENOSPC", "EDQUOT"]) assert.strictEqual(writeRefusal(nodeError(code), "/w/a")?.code, "no_space_left", code)

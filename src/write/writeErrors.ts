@@ -1,14 +1,13 @@
 /**
- * How an OS-level failure of a mutating file tool (edit, write_file, notebook_edit) becomes a tool
+ * How an OS-level failure of a mutation (edit, write_file, notebook_edit, the shell's sed -i) becomes a tool
  * error: the refusals through the shared errno mapping (src/tool/errno.ts), anything else as the
  * tool's own code.
  *
  * @since 0.1.0
  */
-import type { AtomicWriteError } from "../text/atomicWrite.js"
+import type { DiskError } from "../disk/index.js"
 import { directoryTarget, readRefusal, writeRefusal } from "../tool/errno.js"
 import { FileWriteFailure, type NoSpaceLeft, type PermissionDenied, type TargetIsDirectory } from "../tool/errors.js"
-import type { SnapshotReadError } from "./mutation.js"
 
 /** Every error {@link writeFailure} produces. @category errors */
 export type WriteFailure = PermissionDenied | NoSpaceLeft | TargetIsDirectory | FileWriteFailure
@@ -21,13 +20,13 @@ export type WriteFailure = PermissionDenied | NoSpaceLeft | TargetIsDirectory | 
  */
 export const writeFailure = <F = FileWriteFailure>(
   file: string,
-  e: AtomicWriteError,
-  otherwise: (e: AtomicWriteError) => F = otherWriteFailure(file) as (e: AtomicWriteError) => F
+  e: DiskError,
+  otherwise: (e: DiskError) => F = otherWriteFailure(file) as (e: DiskError) => F
 ): PermissionDenied | NoSpaceLeft | TargetIsDirectory | F =>
   writeRefusal(e.code, e.op === "mkdir" ? e.path : file, e.op === "mkdir" ? "creating the directory of" : "writing to file") ??
     directoryTarget(e.code, file) ?? otherwise(e)
 
-const otherWriteFailure = (file: string) => (e: AtomicWriteError): FileWriteFailure => {
+const otherWriteFailure = (file: string) => (e: DiskError): FileWriteFailure => {
   const message = e.code === undefined
     ? `Error writing to file: ${e.message}. Nothing was written; tell the user if it persists.`
     : `Error writing to file '${file}': ${e.message} (${e.code}). Nothing was written; retry once, and tell the user if it fails again.`
@@ -40,6 +39,6 @@ const otherWriteFailure = (file: string) => (e: AtomicWriteError): FileWriteFail
  * @category errors
  */
 export const snapshotReadFailure = <F>(
-  e: SnapshotReadError,
+  e: DiskError,
   otherwise: (reason: string) => F
 ): PermissionDenied | F => readRefusal(e.code, e.path) ?? otherwise(e.code ?? e.message)

@@ -1,25 +1,31 @@
 /**
- * The write path every mutating file tool shares: load the current bytes between two prior-read
- * checks, then commit new bytes — before-image to the history, the final prior-read check, parent
- * directories, the atomic compare-and-swap write, and the read-cache record.
+ * The one mutation path, shared by edit, write_file, notebook_edit and the shell's `sed -i`: load
+ * the current bytes between two prior-read checks (size cap, then decoding with the codec: legacy
+ * encodings, BOM, line endings), then commit new bytes — before-image to the history, the final
+ * prior-read check, parent directories, the atomic compare-and-swap write, and the read-cache
+ * record. OS failures map to tool errors through writeErrors.ts (tool/errno.ts underneath).
  *
  * Both the load and the write resolve the path without following a link out of the workspace
  * roots (text/beneath.ts). The write holds the file's lock from its check to its rename; when the
  * check finds that another writer got there first, a tool that can (edit) re-plans against the new
- * content under the same lock, and one that cannot (write_file, notebook_edit) is refused with
+ * content under the same lock, and one that cannot (write_file, notebook_edit, sed) is refused with
  * `file_changed_since_read`: never two successes with one of them lost.
+ *
+ * A room of its own (`write/`, above `text/` and `session/`, below the tool rooms) because it
+ * needs the session's services (workspace, read cache, session id) and the file tools' settings,
+ * which `text/` (pure text and byte-level writes) does not know, and because tool rooms may not
+ * import each other: the shell's sed reaches it here.
  *
  * @since 0.1.0
  */
 import type { Stats } from "node:fs"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { errnoCode } from "../session/fsEffect.js"
 import { FileReadCache, type FileReadCacheService } from "../session/readCache.js"
 import { Session } from "../session/session.js"
 import { Workspace, type WorkspaceService } from "../session/workspace.js"
-import { type AtomicWriteError, readForChange, withWriteTarget } from "../text/atomicWrite.js"
+import type { DiskError } from "../disk/index.js"
+import { readForChange, withWriteTarget } from "../text/atomicWrite.js"
 import { type DecodedText, decodeText } from "../text/codec.js"
 import type { WriteBytes } from "../text/fileIo.js"
 import { makeFileHistory, sessionHistoryDir } from "../text/history.js"
@@ -37,13 +43,6 @@ export interface FileSnapshot {
   /** The stats taken before reading (`null` when the file did not exist). */
   readonly stats: Stats | null
 }
-
-/** Reading the current file failed with something other than "not found". @category errors */
-export class SnapshotReadError extends Data.TaggedError("SnapshotReadError")<{
-  readonly path: string
-  readonly code: string | undefined
-  readonly message: string
-}> {}
 
 /** A prior-read check at one of its three call sites (`expectExisting` as the reference passes it). @category models */
 export type PriorGuard<E> = (expectExisting: boolean | undefined) => Effect.Effect<void, E>
@@ -132,14 +131,12 @@ export const loadSnapshot = <E>(
   ctx: MutationContext,
   abs: string,
   guard: PriorGuard<E>
-): Effect.Effect<FileSnapshot, E | SnapshotReadError | FileTooLarge | FileChangedSinceRead> =>
+): Effect.Effect<FileSnapshot, E | DiskError | FileTooLarge | FileChangedSinceRead> =>
   Effect.gen(function*() {
     yield* guard(undefined)
     const max = ctx.settings.maxEditFileBytes
     // The same walk as the write: a link swapped in to lead out of the workspace is not read through.
-    const found = yield* readForChange(abs, ctx.workspace.roots, max).pipe(
-      Effect.catchTag("AtomicWriteError", (e) => Effect.fail(new SnapshotReadError({ path: abs, code: e.code, message: e.message })))
-    )
+    const found = yield* readForChange(abs, ctx.workspace.roots, max)
     const absent: FileSnapshot = { abs, exists: false, bytes: null, decoded: null, stats: null }
     if (Option.isNone(found)) return absent
     const { stats, bytes: read } = found.value
@@ -200,7 +197,7 @@ export const commitPlan = <P extends CommitPlan, E, E2 = never>(
   ctx: MutationContext,
   plan: P,
   options: CommitOptions<P, E, E2>
-): Effect.Effect<CommitResult & { readonly plan: P }, E | E2 | FileTooLarge | AtomicWriteError | FileChangedSinceRead> =>
+): Effect.Effect<CommitResult & { readonly plan: P }, E | E2 | FileTooLarge | DiskError | FileChangedSinceRead> =>
   Effect.gen(function*() {
     const abs = plan.snapshot.abs
     const history = yield* backup(ctx, plan.snapshot, options.tool)
@@ -233,7 +230,7 @@ export const commitSnapshot = <E>(
   snapshot: FileSnapshot,
   bytes: WriteBytes,
   options: { readonly tool: string; readonly guard: PriorGuard<E>; readonly cacheable?: boolean }
-): Effect.Effect<CommitResult, E | AtomicWriteError | FileChangedSinceRead> =>
+): Effect.Effect<CommitResult, E | DiskError | FileChangedSinceRead> =>
   commitPlan<CommitPlan, E>(ctx, { snapshot, newBytes: bytes }, options).pipe(
     // Without a re-plan nothing is decoded again, so the size limit cannot be met here.
     Effect.catchTag("FileTooLarge", Effect.die)

@@ -1,0 +1,33 @@
+/**
+ * The disk room (ground floor: imports no other room): every file-system call of session/, text/,
+ * plan/ and files/ goes through these functions and fails with one typed error carrying errno.
+ *
+ * @since 0.3.0
+ */
+export {
+  access,
+  call,
+  chmod,
+  createExclusive,
+  describeDiskError,
+  DiskError,
+  diskError,
+  errnoCode,
+  ifExists,
+  isNotFound,
+  lstat,
+  mkdir,
+  mkdirp,
+  open,
+  readdir,
+  readFile,
+  readlink,
+  readText,
+  realpath,
+  remove,
+  rename,
+  sizesOf,
+  stat,
+  writeFile,
+  writeFileAtomic
+} from "./disk.js"

@@ -1,0 +1,77 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Effect } from "effect"
+import {
+  createExclusive,
+  describeDiskError,
+  diskError,
+  ifExists,
+  lstat,
+  open,
+  readText,
+  remove,
+  sizesOf,
+  writeFileAtomic
+} from "../../src/disk/index.js"
+
+const tempDir = () => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "tw-disk-")))
+
+describe("disk: the one adapter over node:fs", () => {
+  it.effect("a failure is a DiskError carrying op, path and errno; ifExists turns ENOENT into undefined", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const missing = path.join(dir, "nope.txt")
+      const e = yield* Effect.flip(readText(missing))
+      assert.strictEqual(e._tag, "DiskError")
+      assert.strictEqual(e.op, "read")
+      assert.strictEqual(e.path, missing)
+      assert.strictEqual(e.code, "ENOENT")
+      assert.strictEqual(describeDiskError(e), `read ${missing}: ENOENT`)
+      assert.isUndefined(yield* ifExists(readText(missing)))
+      // ENOTDIR is not "missing" here: only ENOENT is swallowed.
+      fs.writeFileSync(path.join(dir, "f"), "x")
+      const notDir = yield* Effect.flip(ifExists(readText(path.join(dir, "f", "g"))))
+      assert.strictEqual(notDir.code, "ENOTDIR")
+    }))
+
+  it.effect("a descriptor path in Node's text is replaced by the real directory", () =>
+    Effect.sync(() => {
+      const cause = Object.assign(new Error("EACCES: permission denied, open '/proc/self/fd/17/a.txt'"), { code: "EACCES" })
+      const e = diskError("open", "/w/a.txt", cause, "/w")
+      assert.strictEqual(e.message, "EACCES: permission denied, open '/w/a.txt'")
+      assert.strictEqual(e.code, "EACCES")
+    }))
+
+  it.effect("createExclusive creates once (O_EXCL) with the given mode; writeFileAtomic replaces without a temp file left", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const file = path.join(dir, "state.json")
+      assert.isTrue(yield* createExclusive(file, "one", 0o600))
+      assert.isFalse(yield* createExclusive(file, "two", 0o600))
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "one")
+      assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600)
+      yield* writeFileAtomic(file, "three", 0o600)
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "three")
+      assert.deepStrictEqual(fs.readdirSync(dir), ["state.json"])
+      // A rename onto a directory fails, and the temp file is removed.
+      fs.mkdirSync(path.join(dir, "sub"))
+      const e = yield* Effect.flip(writeFileAtomic(path.join(dir, "sub"), "x", 0o600))
+      assert.strictEqual(e.op, "rename")
+      assert.deepStrictEqual(fs.readdirSync(dir).sort(), ["state.json", "sub"])
+    }))
+
+  it.effect("open closes with its scope; remove ignores a missing path; sizesOf counts a missing file as 0", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const file = path.join(dir, "a.txt")
+      fs.writeFileSync(file, "12345")
+      const handle = yield* Effect.scoped(Effect.tap(open(file, "r"), (h) => Effect.sync(() => assert.isAbove(h.fd, -1))))
+      assert.strictEqual(handle.fd, -1, "the descriptor was closed with the scope")
+      assert.deepStrictEqual(yield* sizesOf([file, path.join(dir, "gone")]), [5, 0])
+      yield* remove(path.join(dir, "gone"))
+      yield* remove(file)
+      assert.strictEqual((yield* Effect.flip(lstat(file))).code, "ENOENT")
+    }))
+})
