@@ -8,14 +8,14 @@ import {
   isShellExitError,
   stripShellWrapper,
   stripTrailingAmpersand
-} from "../../src/shell/commands.js"
-import { isReadOnlyCommand, rootsNeedingApproval, sedScriptReadOnly } from "../../src/shell/readOnly.js"
-import { analyzeShellCommand } from "../../src/shell/access.js"
-import { UNPARSABLE_SUBJECT } from "../../src/shell/commands.js"
-import { detectSelfKillCommand } from "../../src/shell/selfKill.js"
-import { blockedSleepMessage, detectBlockedSleep, detectBlockedSleepPattern } from "../../src/shell/sleep.js"
-import { tryParseCommandLine } from "../../src/shell/commandLine.js"
-import { scan } from "../../src/shell/syntax.js"
+} from "../../src/shell/command/commands.js"
+import { isReadOnlyCommand, rootsNeedingApproval, sedScriptReadOnly } from "../../src/shell/command/readOnly.js"
+import { analyzeShellCommand } from "../../src/shell/command/access.js"
+import { UNPARSABLE_SUBJECT } from "../../src/shell/command/commands.js"
+import { detectSelfKillCommand } from "../../src/shell/command/selfKill.js"
+import { blockedSleepMessage, detectBlockedSleep, detectBlockedSleepPattern } from "../../src/shell/command/sleep.js"
+import { tryParseCommandLine } from "../../src/shell/command/commandLine.js"
+import { scan } from "../../src/shell/command/syntax.js"
 
 describe("detectBlockedSleepPattern (reference §9.2 vectors)", () => {
   const blocked: ReadonlyArray<readonly [string, string]> = [

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import { applySedSubstitution, hasNestedQuantifier, parseSedEditCommand, sedPatternToJs } from "../../src/shell/sed.js"
+import { applySedSubstitution, hasNestedQuantifier, parseSedEditCommand, sedPatternToJs } from "../../src/shell/command/sed.js"
 
 describe("parseSedEditCommand (reference §9.7 accept vectors)", () => {
   it("accepts the plain form with every field", () => {

@@ -11,13 +11,13 @@ import * as fsp from "node:fs/promises"
 import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { lstat, stat } from "../session/fsEffect.js"
-import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
-import type { FileReadCacheService } from "../session/readCache.js"
-import type { WorkspaceService } from "../session/workspace.js"
-import { atomicWrite, type AtomicWriteError, hashFile, sha256Hex } from "../text/atomicWrite.js"
-import { decodeText, encodeText, findUnrepresentable, type TextFormat } from "../text/codec.js"
-import { createPatchSmart } from "../text/diff.js"
+import { lstat, stat } from "../../session/fsEffect.js"
+import { checkPriorRead, type PriorReadError } from "../../session/priorRead.js"
+import type { FileReadCacheService } from "../../session/readCache.js"
+import type { WorkspaceService } from "../../session/workspace.js"
+import { atomicWrite, type AtomicWriteError, hashFile, sha256Hex } from "../../text/atomicWrite.js"
+import { decodeText, encodeText, findUnrepresentable, type TextFormat } from "../../text/codec.js"
+import { createPatchSmart } from "../../text/diff.js"
 import {
   EditPreparationFailure,
   FileChangedSinceRead,
@@ -27,11 +27,11 @@ import {
   type PermissionDenied,
   ReadContentFailure,
   type TargetIsDirectory
-} from "../tool/errors.js"
-import { directoryTarget, failureReason, isMissing, readRefusal, writeRefusal } from "../tool/errno.js"
-import type { EditConfirmation } from "../tool/permission.js"
-import { textResult, type ToolResult } from "../tool/result.js"
-import type { InvocationSpec } from "../tool/tool.js"
+} from "../../tool/errors.js"
+import { directoryTarget, failureReason, isMissing, readRefusal, writeRefusal } from "../../tool/errno.js"
+import type { EditConfirmation } from "../../tool/permission.js"
+import { textResult, type ToolResult } from "../../tool/result.js"
+import type { InvocationSpec } from "../../tool/tool.js"
 import { applySedSubstitution, parseSedEditCommand, type SedEditInfo } from "./sed.js"
 
 /** What a simulated sed edit returns to programs. @category models */

@@ -22,16 +22,16 @@ import * as PubSub from "effect/PubSub"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { OutputStore } from "../output/store.js"
-import { type SandboxUnavailable, SendMessageNotFound, SendMessageNotRunning, TaskStopNotFound, TaskStopNotRunning } from "../tool/errors.js"
-import { ProcessHost, type StartedProcess } from "./host.js"
+import { OutputStore } from "../../output/store.js"
+import { type SandboxUnavailable, SendMessageNotFound, SendMessageNotRunning, TaskStopNotFound, TaskStopNotRunning } from "../../tool/errors.js"
+import { ProcessHost, type StartedProcess } from "../terminal/host.js"
 import {
   type BackgroundStatus,
   notificationDisplay,
   readFileTail,
   taskNotification
 } from "./notification.js"
-import { PlainTextDecoder } from "./plainText.js"
+import { PlainTextDecoder } from "../terminal/plainText.js"
 
 /** One background shell as the registry reports it. @category models */
 export interface BackgroundShell {

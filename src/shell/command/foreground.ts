@@ -8,16 +8,16 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { truncateAndPersist } from "../output/compose.js"
-import { OutputStore } from "../output/store.js"
-import { ExecutionTimeout, ShellExecuteError } from "../tool/errors.js"
-import { type Display, textResult, type ToolResult } from "../tool/result.js"
-import type { LiveOutput } from "../tool/tool.js"
-import { sandboxBlocks, sandboxBlockedText } from "../process/sandboxBlocked.js"
+import { truncateAndPersist } from "../../output/compose.js"
+import { OutputStore } from "../../output/store.js"
+import { ExecutionTimeout, ShellExecuteError } from "../../tool/errors.js"
+import { type Display, textResult, type ToolResult } from "../../tool/result.js"
+import type { LiveOutput } from "../../tool/tool.js"
+import { sandboxBlocks, sandboxBlockedText } from "../../process/sandboxBlocked.js"
 import { isShellExitError } from "./commands.js"
-import { SHELL_MAX_OUTPUT_CHARS, SHELL_PREVIEW_CHARS } from "./config.js"
-import type { Backend } from "./spawn.js"
-import { ProcessHost } from "./host.js"
+import { SHELL_MAX_OUTPUT_CHARS, SHELL_PREVIEW_CHARS } from "../config.js"
+import type { Backend } from "../terminal/spawn.js"
+import { ProcessHost } from "../terminal/host.js"
 import {
   formatShellResult,
   longRunHint,
