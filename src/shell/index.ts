@@ -22,16 +22,27 @@ export { makeSendMessage } from "./background/sendMessage.js"
 export type { ShellRunData } from "./command/foreground.js"
 /** What a simulated sed edit returns to programs. */
 export type { SedEditData } from "./command/sedEdit.js"
-/** The simulated in-place sed: recognise and apply (reference §9.7). */
-export { applySedSubstitution, parseSedEditCommand, type SedEditInfo } from "./command/sed.js"
-/** The blocked leading-sleep rule (reference §9.2). */
-export { detectBlockedSleepPattern } from "./command/sleep.js"
-/** The self-kill guard (reference §9.2). */
-export { detectSelfKillCommand } from "./command/selfKill.js"
-/** Command-line structure: roots, substitution, exit-code rules, wrapper stripping. */
-export { getCommandRoots, hasCommandSubstitution, isShellExitError, stripShellWrapper } from "./command/commands.js"
-/** The read-only proof behind the default `allow`, and its program list. */
-export { isReadOnlyCommand, READ_ONLY_PROGRAMS } from "./command/readOnly.js"
+/** The simulated in-place sed: apply (reference §9.7). */
+export { applySedSubstitution, type SedEditInfo } from "./command/sed.js"
+/** A command line parsed once and analysed (roots, substitution, read-only, self-kill, sleep, sed). */
+export { analyzeCommand, type CommandAnalysis } from "./command/analysis.js"
+/**
+ * The same answers from a string (each parses once): the sed recogniser, the blocked leading-sleep
+ * rule and the self-kill guard (reference §9.2, §9.7), roots, substitution, exit-code rules,
+ * wrapper stripping, the read-only proof behind the default `allow`.
+ */
+export {
+  detectBlockedSleepPattern,
+  detectSelfKillCommand,
+  getCommandRoots,
+  hasCommandSubstitution,
+  isReadOnlyCommand,
+  isShellExitError,
+  parseSedEditCommand,
+  stripShellWrapper
+} from "./command/analysis.js"
+/** The read-only program list. */
+export { READ_ONLY_PROGRAMS } from "./command/readOnly.js"
 /** Process trees: list descendants, kill a whole tree. */
 export { killProcessTree, listDescendantPids, walkDescendants } from "../process/index.js"
 /** The session-scoped shell services as one Layer. */

@@ -32,7 +32,7 @@ import { directoryTarget, failureReason, isMissing, readRefusal, writeRefusal } 
 import type { EditConfirmation } from "../../tool/permission.js"
 import { textResult, type ToolResult } from "../../tool/result.js"
 import type { InvocationSpec } from "../../tool/tool.js"
-import { applySedSubstitution, parseSedEditCommand, type SedEditInfo } from "./sed.js"
+import { applySedSubstitution, type SedEditInfo } from "./sed.js"
 
 /** What a simulated sed edit returns to programs. @category models */
 export interface SedEditData {
@@ -87,7 +87,8 @@ const simulate = Effect.fnUntraced(function*(file: string, rel: string, info: Se
 
 /** What planning needs from the session. @category models */
 export interface SedPlanInput {
-  readonly command: string
+  /** The command's `sed -i` as the call's analysis recognised it (null: not one). */
+  readonly sed: SedEditInfo | null
   /** The command's working directory (absolute). */
   readonly cwd: string
   readonly description: string
@@ -102,7 +103,7 @@ export interface SedPlanInput {
  * @category planning
  */
 export const planSedEdit = Effect.fnUntraced(function*(input: SedPlanInput) {
-  const info = parseSedEditCommand(input.command)
+  const info = input.sed
   if (!info) return undefined
   const requested = nodePath.resolve(input.cwd, info.filePath)
   const inside = yield* Effect.result(input.workspace.resolve(requested))
