@@ -11,7 +11,7 @@
  */
 import * as nodePath from "node:path"
 import type { SimpleCommand } from "./commandLine.js"
-import { UNPARSABLE_SUBJECT } from "./commands.js"
+import { RAW_SUBSTITUTION, UNPARSABLE_SUBJECT } from "./commands.js"
 import type { ParsedCommand, ParsedLine } from "./parsedLine.js"
 import { invocationReadOnly, readOperands } from "./readOnly.js"
 import { redirectEffect } from "./redirects.js"
@@ -60,7 +60,6 @@ export interface ShellAnalysis {
 }
 
 const MAX_DEPTH = 4
-const RAW_SUBSTITUTION = /\$\(|`|<\(|>\(/
 
 /**
  * Resolves a word naming a path: `~` and `~/…` from HOME, relative against `cwd`. A glob

@@ -8,7 +8,8 @@
 import { expandLine, type ParsedLine } from "./parsedLine.js"
 import { programName, SHELLS } from "./wrappers.js"
 
-const RAW_SUBSTITUTION = /\$\(|`|<\(|>\(/
+/** What a substitution may look like in a line that cannot be scanned. @category constants */
+export const RAW_SUBSTITUTION = /\$\(|`|<\(|>\(/
 
 /**
  * The line without a single `bash -c` / `sh -c` / `zsh -c` wrapper: `bash -c 'sleep 5'` →

@@ -1,5 +1,5 @@
 /**
- * Simulated in-place sed (reference §9.7): `parseSedEditCommand` recognises exactly one
+ * Simulated in-place sed (reference §9.7): `recogniseSedEdit` recognises, in the parsed line, exactly one
  * `sed -i 's/pattern/replacement/flags' file` that can be simulated faithfully, and
  * `applySedSubstitution` applies it with GNU sed semantics (line by line, `g` / `N` / `Ng`, `&`,
  * `\1`–`\9`, empty matches right after a match suppressed). Basic regular expressions are

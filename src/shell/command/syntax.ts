@@ -190,6 +190,14 @@ const readDollar = (s: string, i: number, w: WordState, inDouble: boolean): numb
   return i + 1
 }
 
+/** Reads a backtick substitution at `i` into the word; returns the next index. */
+const readBacktick = (s: string, i: number, w: WordState): number => {
+  const end = closeBacktick(s, i + 1)
+  w.substitutions.push(s.slice(i + 1, end - 1))
+  w.text += s.slice(i, end)
+  return end
+}
+
 /**
  * Scans a command line into tokens.
  *
@@ -233,11 +241,8 @@ export const scan = (source: string): Array<Token> => {
         for (let j = 0; j < body.length;) {
           if (body[j] === "\\") j += 2
           else if (body[j] === "$") j = readDollar(body, j, probe, true)
-          else if (body[j] === "`") {
-            const end = closeBacktick(body, j + 1)
-            subs.push(body.slice(j + 1, end - 1))
-            j = end
-          } else j++
+          else if (body[j] === "`") j = readBacktick(body, j, probe)
+          else j++
         }
       }
       tokens[doc.index] = {
@@ -320,12 +325,8 @@ export const scan = (source: string): Array<Token> => {
             if (s[i + 1] !== "\n") w.text += s[i + 1]
             i += 2
           } else if (d === "$") i = readDollar(s, i, w, true)
-          else if (d === "`") {
-            const end = closeBacktick(s, i + 1)
-            w.substitutions.push(s.slice(i + 1, end - 1))
-            w.text += s.slice(i, end)
-            i = end
-          } else {
+          else if (d === "`") i = readBacktick(s, i, w)
+          else {
             w.text += d
             i++
           }
@@ -333,12 +334,8 @@ export const scan = (source: string): Array<Token> => {
         if (i >= s.length) throw new ShellSyntaxError("unterminated double quote")
         i++
       } else if (ch === "$") i = readDollar(s, i, w, false)
-      else if (ch === "`") {
-        const end = closeBacktick(s, i + 1)
-        w.substitutions.push(s.slice(i + 1, end - 1))
-        w.text += s.slice(i, end)
-        i = end
-      } else {
+      else if (ch === "`") i = readBacktick(s, i, w)
+      else {
         if (ch === "*" || ch === "?" || ch === "[") w.glob = true
         else if (ch === "{") w.brace = true
         w.text += ch
