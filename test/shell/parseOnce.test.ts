@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
 import { analyzeCommand, CommandScanProbe } from "../../src/shell/command/analysis.js"
+import { scan } from "../../src/shell/command/syntax.js"
 import { call, codeOf, textOf, withSession } from "./helpers.js"
 
 /** Runs one call with a counting probe; returns the result and the texts scanned. */
@@ -55,4 +56,46 @@ describe("CommandAnalysis: one parse per call", () => {
         assert.strictEqual(codeOf(refused.result), "invalid_tool_params")
         assert.deepStrictEqual(refused.scanned, ["sleep 5 && echo done"])
       })))
+
+  it.live("a sed -i simulated as an edit, and a background shell, scan once too", () =>
+    withSession({}, (s) =>
+      Effect.gen(function*() {
+        fs.writeFileSync(path.join(s.root, "b.txt"), "foo\n")
+        // the sed path: recognised from the analysis, refused for lack of a prior read
+        const sed = yield* countedCall({ command: "sed -i 's/foo/bar/' b.txt" })
+        assert.strictEqual(codeOf(sed.result), "edit_requires_prior_read", textOf(sed.result))
+        assert.deepStrictEqual(sed.scanned, ["sed -i 's/foo/bar/' b.txt"])
+
+        const background = yield* countedCall({ command: "sleep 30", is_background: true })
+        assert.strictEqual(codeOf(background.result), "Success", textOf(background.result))
+        assert.deepStrictEqual(background.scanned, ["sleep 30"])
+      })))
+})
+
+describe("the sed recogniser reads the parsed line", () => {
+  it("keeps the old answers and refuses what it cannot simulate faithfully", () => {
+    const plain = analyzeCommand("sed -i 's/foo/bar/g' src/a.ts").sedEdit
+    assert.deepStrictEqual(plain, { filePath: "src/a.ts", pattern: "foo", replacement: "bar", flags: "g", extendedRegex: false })
+    // double quotes keep a backslash before `/` as bash does
+    assert.strictEqual(analyzeCommand("sed -i \"s/a\\/b/c/\" f").sedEdit?.pattern, "a\\/b")
+    for (const refused of [
+      "sed -i 's/a/b/' f{1,2}.txt", // brace expansion names other files
+      "sed -i 's/a/b/' f.txt;", // a closing operator
+      "sed -i 's/a/b/' f.txt > log", // a redirection
+      "sed -i 's/a/b/' $(echo f.txt)", // a substitution
+      "sudo sed -i 's/a/b/' f.txt" // a wrapper
+    ]) assert.isNull(analyzeCommand(refused).sedEdit, refused)
+  })
+})
+
+describe("the scanner's one bracket closer", () => {
+  it("a backtick protects a closing brace inside ${…}, as a $(…) does", () => {
+    for (const line of ["echo ${x:-`echo }`}", "echo ${x:-$(echo })}"]) {
+      const [, word, ...rest] = scan(line)
+      assert.strictEqual(rest.length, 0, line)
+      assert.strictEqual(word?.kind === "word" ? word.raw : "", line.slice(5), line)
+    }
+    assert.throws(() => scan("echo ${x"), /unterminated \$\{ expansion/)
+    assert.throws(() => scan("echo $(x"), /unterminated command substitution/)
+  })
 })
