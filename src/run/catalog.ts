@@ -59,9 +59,9 @@ export const builtinFactories: ReadonlyArray<ToolFactory<SessionServices>> = [
   builtin("task_list", () => import("../plan/taskList.js"), (m) => m.makeTaskList),
   builtin("ask_user_question", () => import("../plan/askUserQuestion.js"), (m) => m.makeAskUserQuestion),
   // shell: commands (PTY, background shells, simulated sed -i), stopping and talking to background shells
-  builtin("run_shell_command", () => import("../shell/runShellCommand.js"), (m) => m.makeRunShellCommand),
-  builtin("task_stop", () => import("../shell/taskStop.js"), (m) => m.makeTaskStop),
-  builtin("send_message", () => import("../shell/sendMessage.js"), (m) => m.makeSendMessage)
+  builtin("run_shell_command", () => import("../shell/command/runShellCommand.js"), (m) => m.makeRunShellCommand),
+  builtin("task_stop", () => import("../shell/background/taskStop.js"), (m) => m.makeTaskStop),
+  builtin("send_message", () => import("../shell/background/sendMessage.js"), (m) => m.makeSendMessage)
 ]
 
 /** `read_mcp_resource` over a session's MCP servers (registered only when servers are configured). @category constructors */

@@ -8,7 +8,7 @@
  */
 import * as Context from "effect/Context"
 import { DEFAULT_KILL_GRACE_MS } from "../process/tree.js"
-import { DEFAULT_SCREEN_SIZE, type ScreenSize } from "./screen.js"
+import { DEFAULT_SCREEN_SIZE, type ScreenSize } from "./terminal/screen.js"
 
 /** Default foreground timeout (§9.4). @category constants */
 export const DEFAULT_TIMEOUT_MS = 120_000

@@ -7,31 +7,42 @@
  */
 
 /** The session's background shells: start, stop, write to stdin, notifications (Stream and drain). */
-export { BackgroundShells, type BackgroundShell, type ShellNotification, statusFilePathFor } from "./background.js"
+export { BackgroundShells, type BackgroundShell, type ShellNotification, statusFilePathFor } from "./background/background.js"
 /** Where a session's commands run (PTY or pipes), with bounded capture and tree kill. */
-export { ProcessHost, type BackendInfo, type RunRequest, type RunResult } from "./host.js"
+export { ProcessHost, type BackendInfo, type RunRequest, type RunResult } from "./terminal/host.js"
 /** The shell settings (a Context.Reference with the reference defaults). */
 export { DEFAULT_SHELL_SETTINGS, settingsInEffect, ShellConfig, type ShellSettings } from "./config.js"
 /** The `run_shell_command` tool constructor and its data and error types. */
-export { makeRunShellCommand, type ShellData, type ShellError, SUBSTITUTION_WARNING } from "./runShellCommand.js"
+export { makeRunShellCommand, type ShellData, type ShellError, SUBSTITUTION_WARNING } from "./command/runShellCommand.js"
 /** The `task_stop` tool constructor. */
-export { makeTaskStop } from "./taskStop.js"
+export { makeTaskStop } from "./background/taskStop.js"
 /** The `send_message` tool constructor. */
-export { makeSendMessage } from "./sendMessage.js"
+export { makeSendMessage } from "./background/sendMessage.js"
 /** What a foreground run returns to programs. */
-export type { ShellRunData } from "./foreground.js"
+export type { ShellRunData } from "./command/foreground.js"
 /** What a simulated sed edit returns to programs. */
-export type { SedEditData } from "./sedEdit.js"
-/** The simulated in-place sed: recognise and apply (reference §9.7). */
-export { applySedSubstitution, parseSedEditCommand, type SedEditInfo } from "./sed.js"
-/** The blocked leading-sleep rule (reference §9.2). */
-export { detectBlockedSleepPattern } from "./sleep.js"
-/** The self-kill guard (reference §9.2). */
-export { detectSelfKillCommand } from "./selfKill.js"
-/** Command-line structure: roots, substitution, exit-code rules, wrapper stripping. */
-export { getCommandRoots, hasCommandSubstitution, isShellExitError, stripShellWrapper } from "./commands.js"
-/** The read-only proof behind the default `allow`, and its program list. */
-export { isReadOnlyCommand, READ_ONLY_PROGRAMS } from "./readOnly.js"
+export type { SedEditData } from "./command/sedEdit.js"
+/** The simulated in-place sed: apply (reference §9.7). */
+export { applySedSubstitution, type SedEditInfo } from "./command/sed.js"
+/** A command line parsed once and analysed (roots, substitution, read-only, self-kill, sleep, sed). */
+export { analyzeCommand, type CommandAnalysis } from "./command/analysis.js"
+/**
+ * The same answers from a string (each parses once): the sed recogniser, the blocked leading-sleep
+ * rule and the self-kill guard (reference §9.2, §9.7), roots, substitution, exit-code rules,
+ * wrapper stripping, the read-only proof behind the default `allow`.
+ */
+export {
+  detectBlockedSleepPattern,
+  detectSelfKillCommand,
+  getCommandRoots,
+  hasCommandSubstitution,
+  isReadOnlyCommand,
+  isShellExitError,
+  parseSedEditCommand,
+  stripShellWrapper
+} from "./command/analysis.js"
+/** The read-only program list. */
+export { READ_ONLY_PROGRAMS } from "./command/readOnly.js"
 /** Process trees: list descendants, kill a whole tree. */
 export { killProcessTree, listDescendantPids, walkDescendants } from "../process/index.js"
 /** The session-scoped shell services as one Layer. */

@@ -7,8 +7,8 @@
 import * as Layer from "effect/Layer"
 import type { OutputStore } from "../output/store.js"
 import type { Session } from "../session/session.js"
-import { BackgroundShells } from "./background.js"
-import { ProcessHost } from "./host.js"
+import { BackgroundShells } from "./background/background.js"
+import { ProcessHost } from "./terminal/host.js"
 
 /** The services a session's shell tools need. @category models */
 export type ShellServices = ProcessHost | BackgroundShells

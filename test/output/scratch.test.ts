@@ -7,7 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { OutputStore } from "../../src/output/store.js"
-import { OutputCapture } from "../../src/shell/capture.js"
+import { OutputCapture } from "../../src/shell/terminal/capture.js"
 import { tempDir } from "../support/serve.js"
 
 const storeIn = (dir: string, maxSessionBytes: number) =>

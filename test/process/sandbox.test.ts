@@ -22,7 +22,7 @@ import { isAlive, listDescendantPids } from "../../src/process/tree.js"
 import { parseMcpConfig } from "../../src/mcp/config.js"
 import * as SessionLayer from "../../src/run/session.js"
 import { Approver } from "../../src/run/approver.js"
-import { ProcessHost, signalFromSandboxExit } from "../../src/shell/host.js"
+import { ProcessHost, signalFromSandboxExit } from "../../src/shell/terminal/host.js"
 import { eventually, hostLayer, makeDir } from "../shell/helpers.js"
 
 const settings = (over: Partial<SandboxSettings> = {}): SandboxSettings => ({ ...(resolveSandboxSettings({}, {}) as SandboxSettings), ...over })

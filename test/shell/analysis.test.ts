@@ -2,20 +2,24 @@ import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
 import { parse as shellQuoteParse } from "shell-quote"
 import {
+  analyzeShellCommand,
+  detectBlockedSleep,
+  detectBlockedSleepPattern,
+  detectSelfKillCommand,
   endsWithBareAmpersand,
   getCommandRoots,
   hasCommandSubstitution,
+  isReadOnlyCommand,
   isShellExitError,
+  rootsNeedingApproval,
   stripShellWrapper,
   stripTrailingAmpersand
-} from "../../src/shell/commands.js"
-import { isReadOnlyCommand, rootsNeedingApproval, sedScriptReadOnly } from "../../src/shell/readOnly.js"
-import { analyzeShellCommand } from "../../src/shell/access.js"
-import { UNPARSABLE_SUBJECT } from "../../src/shell/commands.js"
-import { detectSelfKillCommand } from "../../src/shell/selfKill.js"
-import { blockedSleepMessage, detectBlockedSleep, detectBlockedSleepPattern } from "../../src/shell/sleep.js"
-import { tryParseCommandLine } from "../../src/shell/commandLine.js"
-import { scan } from "../../src/shell/syntax.js"
+} from "../../src/shell/command/analysis.js"
+import { sedScriptReadOnly } from "../../src/shell/command/readOnly.js"
+import { UNPARSABLE_SUBJECT } from "../../src/shell/command/commands.js"
+import { blockedSleepMessage } from "../../src/shell/command/sleep.js"
+import { tryParseCommandLine } from "../../src/shell/command/commandLine.js"
+import { scan } from "../../src/shell/command/syntax.js"
 
 describe("detectBlockedSleepPattern (reference §9.2 vectors)", () => {
   const blocked: ReadonlyArray<readonly [string, string]> = [

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { DRAIN_MARK_PREFIX, makeDrainMark } from "../../src/shell/drainMark.js"
-import { loadNodePty, spawnPty } from "../../src/shell/spawn.js"
+import { DRAIN_MARK_PREFIX, makeDrainMark } from "../../src/shell/terminal/drainMark.js"
+import { loadNodePty, spawnPty } from "../../src/shell/terminal/spawn.js"
 import { makeDir, ptyLoads } from "./helpers.js"
 
 const collect = () => {

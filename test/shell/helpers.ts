@@ -8,7 +8,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { Effect, Layer } from "effect"
 import { DEFAULT_SHELL_SETTINGS, ShellConfig, type ShellSettings } from "../../src/shell/config.js"
-import { ProcessHost } from "../../src/shell/host.js"
+import { ProcessHost } from "../../src/shell/terminal/host.js"
 import { isAlive } from "../../src/process/tree.js"
 import { SandboxConfig, type SandboxOptions } from "../../src/process/sandbox.js"
 import { Session } from "../../src/session/session.js"
@@ -93,9 +93,9 @@ export const TREE_PIDS = 7
 
 /** The shell tools as factories. */
 export const shellFactories = [
-  { name: "run_shell_command", load: Effect.flatMap(Effect.promise(() => import("../../src/shell/runShellCommand.js")), (m) => m.makeRunShellCommand) },
-  { name: "task_stop", load: Effect.flatMap(Effect.promise(() => import("../../src/shell/taskStop.js")), (m) => m.makeTaskStop) },
-  { name: "send_message", load: Effect.flatMap(Effect.promise(() => import("../../src/shell/sendMessage.js")), (m) => m.makeSendMessage) }
+  { name: "run_shell_command", load: Effect.flatMap(Effect.promise(() => import("../../src/shell/command/runShellCommand.js")), (m) => m.makeRunShellCommand) },
+  { name: "task_stop", load: Effect.flatMap(Effect.promise(() => import("../../src/shell/background/taskStop.js")), (m) => m.makeTaskStop) },
+  { name: "send_message", load: Effect.flatMap(Effect.promise(() => import("../../src/shell/background/sendMessage.js")), (m) => m.makeSendMessage) }
 ]
 
 /** A session over a fresh root with only the shell tools, a recording approver and shell settings. */

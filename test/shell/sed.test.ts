@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import { applySedSubstitution, hasNestedQuantifier, parseSedEditCommand, sedPatternToJs } from "../../src/shell/sed.js"
+import { parseSedEditCommand } from "../../src/shell/command/analysis.js"
+import { applySedSubstitution, hasNestedQuantifier, sedPatternToJs } from "../../src/shell/command/sed.js"
 
 describe("parseSedEditCommand (reference §9.7 accept vectors)", () => {
   it("accepts the plain form with every field", () => {

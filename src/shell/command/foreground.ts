@@ -8,16 +8,16 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { truncateAndPersist } from "../output/compose.js"
-import { OutputStore } from "../output/store.js"
-import { ExecutionTimeout, ShellExecuteError } from "../tool/errors.js"
-import { type Display, textResult, type ToolResult } from "../tool/result.js"
-import type { LiveOutput } from "../tool/tool.js"
-import { sandboxBlocks, sandboxBlockedText } from "../process/sandboxBlocked.js"
-import { isShellExitError } from "./commands.js"
-import { SHELL_MAX_OUTPUT_CHARS, SHELL_PREVIEW_CHARS } from "./config.js"
-import type { Backend } from "./spawn.js"
-import { ProcessHost } from "./host.js"
+import { truncateAndPersist } from "../../output/compose.js"
+import { OutputStore } from "../../output/store.js"
+import { ExecutionTimeout, ShellExecuteError } from "../../tool/errors.js"
+import { type Display, textResult, type ToolResult } from "../../tool/result.js"
+import type { LiveOutput } from "../../tool/tool.js"
+import { sandboxBlocks, sandboxBlockedText } from "../../process/sandboxBlocked.js"
+import { type CommandAnalysis, isExitError } from "./analysis.js"
+import { SHELL_MAX_OUTPUT_CHARS, SHELL_PREVIEW_CHARS } from "../config.js"
+import type { Backend } from "../terminal/spawn.js"
+import { ProcessHost } from "../terminal/host.js"
 import {
   formatShellResult,
   longRunHint,
@@ -52,6 +52,8 @@ export interface ShellRunData {
 /** What a foreground run needs. @category models */
 export interface ForegroundRequest {
   readonly command: string
+  /** The command's analysis (its exit-code rule). */
+  readonly analysis: CommandAnalysis
   /** The absolute working directory. */
   readonly cwd: string
   /** As given by the model (the result's `Directory:` line). */
@@ -125,7 +127,7 @@ export const runForeground = Effect.fnUntraced(function*(request: ForegroundRequ
       pgid: result.pid
     })
   let text = view.kind === "spilled" ? spilledResultText(view, lines) : lines(plain)
-  const failed = result.error !== undefined || result.signal !== null || isShellExitError(request.command, result.exitCode)
+  const failed = result.error !== undefined || result.signal !== null || isExitError(request.analysis, result.exitCode)
   const blocked = failed ? sandboxBlockedText(sandboxBlocks(plain, host.sandbox.mode === result.sandbox ? host.sandbox : { ...host.sandbox, mode: result.sandbox }, result.sandboxScope)) : ""
   if (blocked !== "") text += `\n\n${blocked}`
   if (wantsLongRunHint({ elapsedMs: result.elapsedMs, timeoutMs: request.timeoutMs, timedOut: false, signal: result.signal })) {

@@ -12,26 +12,26 @@ import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { OutputStore } from "../output/store.js"
-import { Workspace } from "../session/workspace.js"
-import { defineTool, InvalidToolParams, Kind, textResult } from "../tool/index.js"
-import { BackgroundShells } from "./background.js"
-import { analyzeShellCommand, outsideWarnings } from "./access.js"
+import { OutputStore } from "../../output/store.js"
+import { Workspace } from "../../session/workspace.js"
+import { defineTool, InvalidToolParams, Kind, textResult } from "../../tool/index.js"
+import { BackgroundShells } from "../background/background.js"
+import { outsideWarnings } from "./access.js"
+import { accessOf, analyzeCommand, type CommandAnalysis, CommandScanProbe } from "./analysis.js"
 import { accessesOutside } from "./outside.js"
-import { endsWithBareAmpersand, getCommandRoots, stripTrailingAmpersand } from "./commands.js"
-import { MAX_TIMEOUT_MS } from "./config.js"
+import { MAX_TIMEOUT_MS } from "../config.js"
 import { runForeground, SHELL_TOOL_NAME } from "./foreground.js"
-import { ProcessHost } from "./host.js"
-import { launchMessage } from "./notification.js"
-import { detectSelfKillCommand, SELF_KILL_MESSAGE } from "./selfKill.js"
-import { blockedSleepMessage, detectBlockedSleep } from "./sleep.js"
+import { ProcessHost } from "../terminal/host.js"
+import { launchMessage } from "../background/notification.js"
+import { SELF_KILL_MESSAGE } from "./selfKill.js"
+import { blockedSleepMessage } from "./sleep.js"
 import { planSedEdit, type SedEditData, type SedEditError } from "./sedEdit.js"
-import { stat } from "../disk/index.js"
-import { makeMutationContext } from "../write/index.js"
-import type { BackgroundShell } from "./background.js"
+import { stat } from "../../disk/index.js"
+import { makeMutationContext } from "../../write/index.js"
+import type { BackgroundShell } from "../background/background.js"
 import type { ShellRunData } from "./foreground.js"
-import type { ExecutionTimeout, SandboxUnavailable, ShellExecuteError } from "../tool/errors.js"
-import type { InvocationSpec } from "../tool/tool.js"
+import type { ExecutionTimeout, SandboxUnavailable, ShellExecuteError } from "../../tool/errors.js"
+import type { InvocationSpec } from "../../tool/tool.js"
 
 /** The warning shown when a command substitutes commands. @category constants */
 export const SUBSTITUTION_WARNING = "Contains command substitution ($(...), backticks, <(...), or >(...))."
@@ -97,14 +97,14 @@ export type ShellData = ShellRunData | ({ readonly kind: "background" } & Backgr
 /** Every error a call can fail with once built. @category errors */
 export type ShellError = ExecutionTimeout | ShellExecuteError | SandboxUnavailable | SedEditError
 
-/** The checks that need no I/O, in the reference's order (§9.2 steps 1–6a). @category validation */
-export const validateShellParams = (p: Params): string | undefined => {
+/** The checks that need no I/O, in the reference's order (§9.2 steps 1–6a), on the call's one analysis. @category validation */
+export const validateShellParams = (p: Params, analysis: CommandAnalysis): string | undefined => {
   if (p.command.trim() === "") return "Command cannot be empty."
-  if (detectSelfKillCommand(p.command)) return SELF_KILL_MESSAGE
-  if (p.is_background === true && endsWithBareAmpersand(p.command)) {
+  if (analysis.killsSelf) return SELF_KILL_MESSAGE
+  if (p.is_background === true && analysis.endsWithBareAmpersand) {
     return "Background shell commands must not end with a bare \"&\". Remove the trailing \"&\" and rely on is_background: true instead."
   }
-  if (getCommandRoots(p.command).length === 0) return "Could not identify command root to obtain permission from user."
+  if (analysis.roots.length === 0) return "Could not identify command root to obtain permission from user."
   if (p.timeout !== undefined) {
     if (!Number.isInteger(p.timeout)) return "Timeout must be an integer number of milliseconds."
     if (p.timeout <= 0) return "Timeout must be a positive number."
@@ -165,34 +165,36 @@ export const makeRunShellCommand = Effect.gen(function*() {
     maxOutputChars: 30_000,
     truncateKeep: "both",
     toAutoClassifierInput: (p) => p.command,
-    validate: validateShellParams,
     invoke: (p) =>
       Effect.gen(function*() {
+        // The one parse of the call: validation, sleep, sed, permission and the exit-code rule all read it.
+        const analysis = analyzeCommand(p.command, yield* CommandScanProbe)
+        const problem = validateShellParams(p, analysis)
+        if (problem !== undefined) return yield* new InvalidToolParams({ message: problem })
         const cwd = yield* resolveDirectory(p.directory)
         const isBackground = p.is_background === true
-        if (!isBackground) {
-          const blocked = detectBlockedSleep(p.command)
-          if (blocked) return yield* new InvalidToolParams({ message: blockedSleepMessage(blocked) })
+        if (!isBackground && analysis.blockedSleep !== undefined) {
+          return yield* new InvalidToolParams({ message: blockedSleepMessage(analysis.blockedSleep) })
         }
         const description = describeShellCall(p)
         // In a read-only sandbox a `sed -i` is not turned into an edit (which the server would write): it runs, confined, and is refused.
-        const sed = isBackground || host.sandbox.mode === "read-only" ? undefined : yield* planSedEdit({ command: p.command, cwd, description, mutation })
+        const sed = isBackground || host.sandbox.mode === "read-only" ? undefined : yield* planSedEdit({ sed: analysis.sedEdit, cwd, description, mutation })
         if (sed) return sed as InvocationSpec<ShellData, ShellError>
-        // Permission: one parse gives the subjects (redirections included), the read-only proof and
-        // the paths it reads or writes; a read-only command reaching outside the roots asks.
-        const analysis = analyzeShellCommand(p.command, {
+        // Permission: the same parse gives the subjects (redirections included), the read-only proof
+        // and the paths it reads or writes; a read-only command reaching outside the roots asks.
+        const access = accessOf(analysis, {
           cwd,
           root: workspace.primaryRoot,
           home: os.homedir(),
           cdPath: process.env["CDPATH"]
         })
-        const outside = yield* accessesOutside(analysis.accesses, workspace.isWithin)
-        const readOnly = analysis.readOnly && outside.length === 0
-        const roots = [...new Set([...analysis.rootsNeedingApproval, ...outside.flatMap((a) => a.program ?? [])])]
+        const outside = yield* accessesOutside(access.accesses, workspace.isWithin)
+        const readOnly = access.readOnly && outside.length === 0
+        const roots = [...new Set([...access.rootsNeedingApproval, ...outside.flatMap((a) => a.program ?? [])])]
         // An unsandboxed run is put to a person every time, whatever the mode or rules (plan mode refuses it).
         const unsandboxed = p.sandbox === false && host.sandbox.mode !== "off"
         const warnings = [
-          ...(analysis.substitution ? [SUBSTITUTION_WARNING] : []),
+          ...(access.substitution ? [SUBSTITUTION_WARNING] : []),
           ...outsideWarnings(outside),
           ...(unsandboxed ? [UNSANDBOXED_WARNING] : [])
         ]
@@ -205,13 +207,13 @@ export const makeRunShellCommand = Effect.gen(function*() {
             title: "Confirm Shell Command",
             ...(warnings.length > 0 ? { warnings } : {}),
             command: p.command,
-            rootCommand: (roots.length > 0 ? roots : getCommandRoots(p.command)).join(", ")
+            rootCommand: (roots.length > 0 ? roots : analysis.roots).join(", ")
           })),
           concurrencySafe: readOnly && !isBackground && !unsandboxed,
-          ruleSubjects: analysis.subjects,
+          ruleSubjects: access.subjects,
           execute: ({ onOutput }) => {
             if (isBackground) {
-              return background.start({ command: stripTrailingAmpersand(p.command), cwd, unsandboxed }).pipe(
+              return background.start({ command: analysis.backgroundCommand, cwd, unsandboxed }).pipe(
                 Effect.map((shell) =>
                   textResult(launchMessage(shell), {
                     display: `Background shell ${shell.id} started${shell.pid !== undefined ? ` (pid ${shell.pid})` : ""}.`,
@@ -222,6 +224,7 @@ export const makeRunShellCommand = Effect.gen(function*() {
             }
             return runForeground({
               command: p.command,
+              analysis,
               cwd,
               directoryParam: p.directory,
               timeoutMs: p.timeout ?? host.settings.defaultTimeoutMs,

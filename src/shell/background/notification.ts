@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as fs from "node:fs"
-import { stripControlCharacters } from "./plainText.js"
+import { stripControlCharacters } from "../terminal/plainText.js"
 
 /** The states of a background shell. @category models */
 export type BackgroundStatus = "running" | "completed" | "failed" | "cancelled"

@@ -8,7 +8,8 @@
  *
  * @since 0.1.0
  */
-import { expand, type Invocation, programName } from "./commands.js"
+import { expandLine, type ParsedLine } from "./parsedLine.js"
+import { type Invocation, programName } from "./wrappers.js"
 import { redirectEffect } from "./redirects.js"
 import type { Redirect, Word } from "./syntax.js"
 
@@ -227,27 +228,26 @@ export const invocationReadOnly = (inv: Invocation): boolean => {
 }
 
 /**
- * True when the parser proves the command read-only (see the module docs).
+ * True when the parser proves the line read-only (see the module docs).
  *
  * @category predicates
  */
-export const isReadOnlyCommand = (source: string): boolean => {
-  const expanded = expand(source)
+export const lineReadOnly = (parsed: ParsedLine): boolean => {
+  const expanded = expandLine(parsed)
   if (expanded.unparsable || expanded.invocations.length === 0) return false
-  if (expanded.lines.some((l) => l.hasSubshell || l.substitutions.length > 0)) return false
+  if (expanded.lines.some((l) => l.line.hasSubshell || l.line.substitutions.length > 0)) return false
   // Assignment-only commands (`FOO=1`) and redirect-only commands (`> file`) are not invocations.
-  const commandCount = expanded.lines.reduce((n, l) => n + l.commands.length, 0)
+  const commandCount = expanded.lines.reduce((n, l) => n + l.line.commands.length, 0)
   const nested = expanded.lines.length - 1
   if (expanded.invocations.length + nested < commandCount) return false
   // Redirections of every command count, wrappers (`bash -c '…' > out`) included.
-  if (!expanded.lines.every((l) => l.commands.every((c) => c.redirects.every(safeRedirect)))) return false
+  if (!expanded.lines.every((l) => l.line.commands.every((c) => c.redirects.every(safeRedirect)))) return false
   return expanded.invocations.every(invocationReadOnly)
 }
 
 /** The roots of the sub-commands that are not proven read-only (for the confirmation). @category parsing */
-export const rootsNeedingApproval = (source: string): Array<string> => {
-  const expanded = expand(source)
-  const roots = expanded.invocations
+export const lineRootsNeedingApproval = (parsed: ParsedLine): Array<string> => {
+  const roots = expandLine(parsed).invocations
     .filter((inv) => !invocationReadOnly(inv) || !inv.command.redirects.every(safeRedirect))
     .map((inv) => programName(inv.argv[0]!.text))
   return Array.from(new Set(roots))

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { defineTool, Kind, textResult } from "../tool/index.js"
+import { defineTool, Kind, textResult } from "../../tool/index.js"
 import { BackgroundShells } from "./background.js"
 
 /**

@@ -10,11 +10,13 @@
  * @since 0.1.0
  */
 import * as nodePath from "node:path"
-import { type CommandLine, type SimpleCommand, tryParseCommandLine } from "./commandLine.js"
-import { type Invocation, programName, UNPARSABLE_SUBJECT, unwrap } from "./commands.js"
+import type { SimpleCommand } from "./commandLine.js"
+import { RAW_SUBSTITUTION, UNPARSABLE_SUBJECT } from "./commands.js"
+import type { ParsedCommand, ParsedLine } from "./parsedLine.js"
 import { invocationReadOnly, readOperands } from "./readOnly.js"
 import { redirectEffect } from "./redirects.js"
 import type { Redirect, Word } from "./syntax.js"
+import { type Invocation, programName } from "./wrappers.js"
 
 /** Where a command line runs. @category models */
 export interface ShellContext {
@@ -58,7 +60,6 @@ export interface ShellAnalysis {
 }
 
 const MAX_DEPTH = 4
-const RAW_SUBSTITUTION = /\$\(|`|<\(|>\(/
 
 /**
  * Resolves a word naming a path: `~` and `~/…` from HOME, relative against `cwd`. A glob
@@ -122,21 +123,29 @@ interface Walk {
 const redirectText = (r: Redirect, path: string | undefined, root: string): string =>
   `${r.fd ?? ""}${r.op} ${path !== undefined ? displayPath(path, root) : r.target?.raw ?? ""}`
 
-/** Walks one line in order, following `cd`; returns the directory after it. */
-const walkLine = (walk: Walk, line: CommandLine, startCwd: string | undefined, depth: number): string | undefined => {
+/** Walks one parsed line in order, following `cd`; returns the directory after it. */
+const walkLine = (walk: Walk, parsed: ParsedLine, startCwd: string | undefined, depth: number): string | undefined => {
+  const { line } = parsed
+  if (line === undefined) {
+    walk.parsed = false
+    walk.readOnly = false
+    if (RAW_SUBSTITUTION.test(parsed.source)) walk.substitution = true
+    return startCwd
+  }
   let cwd = startCwd
   if (line.hasSubshell) walk.readOnly = false
   if (line.substitutions.length > 0) {
     walk.substitution = true
     walk.readOnly = false
   }
-  for (const command of line.commands) cwd = walkCommand(walk, command, cwd, depth)
-  for (const substitution of line.substitutions) walkSource(walk, substitution, startCwd, depth + 1)
+  for (const command of parsed.commands) cwd = walkCommand(walk, command, cwd, depth)
+  for (const substitution of parsed.substitutions) walkLine(walk, substitution, startCwd, depth + 1)
   return cwd
 }
 
-const walkCommand = (walk: Walk, command: SimpleCommand, cwd: string | undefined, depth: number): string | undefined => {
+const walkCommand = (walk: Walk, parsedCommand: ParsedCommand, cwd: string | undefined, depth: number): string | undefined => {
   const { context } = walk
+  const { command } = parsedCommand
   const redirectParts: Array<string> = []
   const standalone: Array<string> = []
   for (const r of command.redirects) {
@@ -151,22 +160,22 @@ const walkCommand = (walk: Walk, command: SimpleCommand, cwd: string | undefined
       standalone.push(text)
     }
   }
-  const unwrapped = unwrap(command)
-  if (unwrapped === undefined) {
+  if (parsedCommand.kind === "none") {
     // Assignments or redirections alone: each redirection is its own part.
     walk.readOnly = false
     walk.subjects.push(...redirectParts)
     return cwd
   }
-  if ("source" in unwrapped) {
+  if (parsedCommand.kind === "nested") {
     walk.subjects.push(...redirectParts)
     if (depth >= MAX_DEPTH) {
       walk.parsed = false
       return cwd
     }
-    walkSource(walk, unwrapped.source, cwd, depth + 1)
+    walkLine(walk, parsedCommand.nested, cwd, depth + 1)
     return cwd
   }
+  const unwrapped = parsedCommand.invocation
   walk.subjects.push([...unwrapped.argv.map((w) => w.text), ...redirectParts].join(" "), ...standalone)
   const program = programName(unwrapped.argv[0]!.text)
   const wrapperWords = command.words.slice(0, command.words.length - unwrapped.argv.length)
@@ -206,23 +215,22 @@ const nextDirectory = (inv: Invocation, command: SimpleCommand, cwd: string | un
   return resolvePathWord(target, cwd, context.home)
 }
 
-const walkSource = (walk: Walk, source: string, cwd: string | undefined, depth: number): void => {
-  const line = tryParseCommandLine(source)
-  if (line === undefined) {
-    walk.parsed = false
-    walk.readOnly = false
-    if (RAW_SUBSTITUTION.test(source)) walk.substitution = true
-    return
-  }
-  walkLine(walk, line, cwd, depth)
-}
-
 /**
- * Analyses a command line once for the permission decision.
+ * The permission view of a parsed line (its paths resolved in `context`).
  *
  * @category parsing
  */
-export const analyzeShellCommand = (source: string, context: ShellContext): ShellAnalysis => {
+export const lineAccess = (parsed: ParsedLine, context: ShellContext): ShellAnalysis => {
+  if (parsed.line === undefined) {
+    return {
+      parsed: false,
+      substitution: RAW_SUBSTITUTION.test(parsed.source),
+      readOnly: false,
+      accesses: [],
+      subjects: [UNPARSABLE_SUBJECT],
+      rootsNeedingApproval: []
+    }
+  }
   const walk: Walk = {
     context,
     accesses: [],
@@ -232,25 +240,14 @@ export const analyzeShellCommand = (source: string, context: ShellContext): Shel
     substitution: false,
     readOnly: true
   }
-  const line = tryParseCommandLine(source)
-  if (line === undefined) {
-    return {
-      parsed: false,
-      substitution: RAW_SUBSTITUTION.test(source),
-      readOnly: false,
-      accesses: [],
-      subjects: [UNPARSABLE_SUBJECT],
-      rootsNeedingApproval: []
-    }
-  }
-  walkLine(walk, line, context.cwd, 0)
+  walkLine(walk, parsed, context.cwd, 0)
   const invoked = walk.subjects.length > 0
   return {
     parsed: walk.parsed,
     substitution: walk.substitution,
     readOnly: walk.parsed && walk.readOnly && invoked,
     accesses: walk.accesses,
-    subjects: !walk.parsed ? [UNPARSABLE_SUBJECT] : invoked ? walk.subjects : [source.trim()],
+    subjects: !walk.parsed ? [UNPARSABLE_SUBJECT] : invoked ? walk.subjects : [parsed.source.trim()],
     rootsNeedingApproval: [...walk.needingApproval]
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Simulated in-place sed (reference §9.7): `parseSedEditCommand` recognises exactly one
+ * Simulated in-place sed (reference §9.7): `recogniseSedEdit` recognises, in the parsed line, exactly one
  * `sed -i 's/pattern/replacement/flags' file` that can be simulated faithfully, and
  * `applySedSubstitution` applies it with GNU sed semantics (line by line, `g` / `N` / `Ng`, `&`,
  * `\1`–`\9`, empty matches right after a match suppressed). Basic regular expressions are
@@ -8,7 +8,8 @@
  *
  * @since 0.1.0
  */
-import { parse as shellParse } from "shell-quote"
+import type { ParsedLine } from "./parsedLine.js"
+import type { Word } from "./syntax.js"
 
 /** A recognised in-place substitution. @category models */
 export interface SedEditInfo {
@@ -181,53 +182,57 @@ export const compileSedPattern = (pattern: string, extended: boolean): RegExp | 
 }
 
 /**
- * Recognises a simulatable in-place sed substitution, or returns null.
+ * Recognises a simulatable in-place sed substitution in a parsed line: exactly one simple command
+ * `sed …` with no operator, redirection, comment, glob or substitution; or returns null.
  *
  * @category parsing
  */
-export const parseSedEditCommand = (command: string): SedEditInfo | null => {
-  const trimmed = command.trim()
-  if (!/^sed(\s|$)/.test(trimmed)) return null
-  let tokens: ReturnType<typeof shellParse>
-  try {
-    tokens = shellParse(trimmed, (key: string) => `$${key}`)
-  } catch {
-    return null
-  }
-  if (!tokens.every((t): t is string => typeof t === "string")) return null
-  const args = tokens.slice(1) as Array<string>
+export const recogniseSedEdit = (parsed: ParsedLine): SedEditInfo | null => {
+  const { line } = parsed
+  if (line === undefined || line.commands.length !== 1 || line.operators.length > 0 || line.comments.length > 0) return null
+  if (/;\s*$/.test(parsed.source)) return null // a closing `;` is still an operator here
+  const { words, redirects } = line.commands[0]!
+  if (redirects.length > 0 || words[0]?.raw !== "sed") return null
+  if (words.some((w) => w.glob || w.substitutions.length > 0)) return null
+  return sedEditOfArguments(words.slice(1))
+}
+
+/** The substitution of `sed`'s arguments, or null when they are not one simulatable `-i` edit of one file. */
+const sedEditOfArguments = (args: ReadonlyArray<Word>): SedEditInfo | null => {
   let inPlace = false
   let extended = false
   const expressions: Array<string> = []
-  const positionals: Array<string> = []
+  const positionals: Array<Word> = []
   for (let i = 0; i < args.length; i++) {
-    const a = args[i]!
+    const a = args[i]!.text
     if (a === "-i") {
       inPlace = true
-      if (args[i + 1] === "") i++ // macOS: -i ''
+      if (args[i + 1]?.text === "") i++ // macOS: -i ''
     } else if (a === "--in-place" || a === "--in-place=") inPlace = true
     else if (a === "-E" || a === "-r" || a === "--regexp-extended") extended = true
     else if (/^-[Eri]+$/.test(a)) {
       if (!a.endsWith("i") || a.slice(1, -1).includes("i")) return null
       inPlace = true
       extended = true
-      if (args[i + 1] === "") i++
+      if (args[i + 1]?.text === "") i++
     } else if (a === "-e" || a === "--expression") {
       const value = args[i + 1]
       if (value === undefined) return null
-      expressions.push(value)
+      expressions.push(value.text)
       i++
     } else if (a.startsWith("--expression=")) expressions.push(a.slice("--expression=".length))
     else if (a.startsWith("-") && a !== "-") return null
-    else positionals.push(a)
+    else positionals.push(args[i]!)
   }
   if (!inPlace) return null
-  if (expressions.length === 0 && positionals.length > 0) expressions.push(positionals.shift()!)
+  if (expressions.length === 0 && positionals.length > 0) expressions.push(positionals.shift()!.text)
   if (expressions.length !== 1 || positionals.length !== 1) return null
   const expression = expressions[0]!
-  const filePath = positionals[0]!
+  const fileWord = positionals[0]!
+  const filePath = fileWord.text
   if (VARIABLE_REFERENCE.test(expression)) return null
-  if (filePath.startsWith("~") || filePath.includes("$") || filePath === "") return null
+  // Brace expansion may name other files than the one written.
+  if (fileWord.brace || filePath.startsWith("~") || filePath.includes("$") || filePath === "") return null
   if (/[\r\n]/.test(expression)) return null
   const parts = splitSubstitution(expression)
   if (!parts) return null

@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { expand, type Invocation, programName } from "./commands.js"
+import { expandLine, type ParsedLine, substitutionLine } from "./parsedLine.js"
+import { type Invocation, programName } from "./wrappers.js"
 import type { Word } from "./syntax.js"
 
 /** Process names whose blanket kill takes this process down. @category constants */
@@ -76,19 +77,20 @@ const isLister = (inv: Invocation) => ["pgrep", "pidof"].includes(programName(in
 const isKill = (inv: Invocation) => programName(inv.argv[0]!.text).toLowerCase() === "kill"
 
 /**
- * True when the command would terminate all node/toolwright processes.
+ * True when the line would terminate all node/toolwright processes.
  *
  * @category predicates
  */
-export const detectSelfKillCommand = (source: string, depth = 0): boolean => {
-  const expanded = expand(source)
+export const lineKillsSelf = (parsed: ParsedLine, depth = 0): boolean => {
+  const expanded = expandLine(parsed)
   const { invocations } = expanded
   if (invocations.some((inv) => isKiller(inv) && targetsSelf(inv))) return true
   // kill $(pgrep node), kill `pidof node`
   for (const inv of invocations.filter(isKill)) {
     for (const word of inv.argv.slice(1)) {
       for (const sub of word.substitutions) {
-        if (depth < 3 && expand(sub).invocations.some((i) => isLister(i) && targetsSelf(i))) return true
+        const inner = depth < 3 ? substitutionLine(expanded.lines, sub) : undefined
+        if (inner !== undefined && expandLine(inner).invocations.some((i) => isLister(i) && targetsSelf(i))) return true
       }
     }
   }
@@ -97,7 +99,7 @@ export const detectSelfKillCommand = (source: string, depth = 0): boolean => {
   if (lists && invocations.some((inv) => isKill(inv) && inv.wrappers.includes("xargs"))) return true
   // kill inside a substitution of something else: echo $(pkill node)
   for (const line of expanded.lines) {
-    for (const sub of line.substitutions) if (depth < 3 && detectSelfKillCommand(sub, depth + 1)) return true
+    for (const sub of line.substitutions) if (depth < 3 && lineKillsSelf(sub, depth + 1)) return true
   }
   return false
 }

@@ -12,11 +12,11 @@ import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { lstat } from "../disk/index.js"
-import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
-import { encodeText, findUnrepresentable, type TextFormat } from "../text/codec.js"
-import { createPatchSmart } from "../text/diff.js"
-import { isMissing } from "../tool/errno.js"
+import { lstat } from "../../disk/index.js"
+import { checkPriorRead, type PriorReadError } from "../../session/priorRead.js"
+import { encodeText, findUnrepresentable, type TextFormat } from "../../text/codec.js"
+import { createPatchSmart } from "../../text/diff.js"
+import { isMissing } from "../../tool/errno.js"
 import {
   EditPreparationFailure,
   type FileChangedSinceRead,
@@ -27,10 +27,10 @@ import {
   type PermissionDenied,
   ReadContentFailure,
   type TargetIsDirectory
-} from "../tool/errors.js"
-import type { EditConfirmation } from "../tool/permission.js"
-import { textResult, type ToolResult } from "../tool/result.js"
-import type { InvocationSpec } from "../tool/tool.js"
+} from "../../tool/errors.js"
+import type { EditConfirmation } from "../../tool/permission.js"
+import { textResult, type ToolResult } from "../../tool/result.js"
+import type { InvocationSpec } from "../../tool/tool.js"
 import {
   commitSnapshot,
   type FileSnapshot,
@@ -40,8 +40,8 @@ import {
   snapshotReadFailure,
   unchangedSinceApproval,
   writeFailure
-} from "../write/index.js"
-import { applySedSubstitution, parseSedEditCommand, type SedEditInfo } from "./sed.js"
+} from "../../write/index.js"
+import { applySedSubstitution, type SedEditInfo } from "./sed.js"
 
 /** What a simulated sed edit returns to programs. @category models */
 export interface SedEditData {
@@ -78,7 +78,8 @@ interface SedPlan {
 
 /** What planning needs from the session. @category models */
 export interface SedPlanInput {
-  readonly command: string
+  /** The command's `sed -i` as the call's analysis recognised it (null: not one). */
+  readonly sed: SedEditInfo | null
   /** The command's working directory (absolute). */
   readonly cwd: string
   readonly description: string
@@ -119,7 +120,7 @@ const simulate = (ctx: MutationContext, file: string, rel: string, info: SedEdit
  * @category planning
  */
 export const planSedEdit = Effect.fnUntraced(function*(input: SedPlanInput) {
-  const info = parseSedEditCommand(input.command)
+  const info = input.sed
   if (!info) return undefined
   const ctx = input.mutation
   const requested = nodePath.resolve(input.cwd, info.filePath)

@@ -5,9 +5,9 @@
  *
  * @since 0.1.0
  */
-import { TRUNCATION_SEPARATOR, wrapTruncatedOutput, wrapUnsavedOutput } from "../output/index.js"
-import type { CapturedOutput } from "./capture.js"
-import { formatBytes } from "./host.js"
+import { TRUNCATION_SEPARATOR, wrapTruncatedOutput, wrapUnsavedOutput } from "../../output/index.js"
+import type { CapturedOutput } from "../terminal/capture.js"
+import { formatBytes } from "../terminal/host.js"
 
 /** Characters of the head and tail shown when an output spilled to a file (reference preview 4 000: ⅕ head). @category constants */
 export const SPILL_PREVIEW_HEAD_CHARS = 800

@@ -76,10 +76,12 @@ const isBlank = (c: string | undefined) => c === " " || c === "\t"
 const isMeta = (c: string | undefined) => c === undefined || c === " " || c === "\t" || c === "\n" || "|&;()<>".includes(c)
 
 /**
- * Index just past the `)` that closes a `$(` / `<(` / `(` opened before `from` (depth 1 at
- * `from`), honouring quotes, nested parentheses and backticks.
+ * Index just past the bracket that closes a `$(` / `<(` / `(` (`open` is `(`) or a `${`
+ * (`open` is `{`) opened before `from` (depth 1 at `from`), honouring quotes, backticks, nested
+ * brackets and (inside `${…}`) command substitutions.
  */
-const closeParen = (s: string, from: number): number => {
+const closeNested = (s: string, from: number, open: "(" | "{"): number => {
+  const close = open === "(" ? ")" : "}"
   let depth = 1
   let i = from
   while (i < s.length) {
@@ -91,17 +93,21 @@ const closeParen = (s: string, from: number): number => {
       i = end + 1
     } else if (c === "\"") i = closeDouble(s, i + 1)
     else if (c === "`") i = closeBacktick(s, i + 1)
-    else if (c === "(") {
+    else if (open === "{" && c === "$" && s[i + 1] === "(") i = closeParen(s, i + 2)
+    else if (c === open) {
       depth++
       i++
-    } else if (c === ")") {
+    } else if (c === close) {
       depth--
       i++
       if (depth === 0) return i
     } else i++
   }
-  throw new ShellSyntaxError("unterminated command substitution")
+  throw new ShellSyntaxError(open === "(" ? "unterminated command substitution" : "unterminated ${ expansion")
 }
+
+/** Index just past the `)` closing a `$(` / `<(` / `(` whose body starts at `from`. */
+const closeParen = (s: string, from: number): number => closeNested(s, from, "(")
 
 /** Index just past the `"` closing a double-quoted string whose body starts at `from`. */
 const closeDouble = (s: string, from: number): number => {
@@ -130,29 +136,7 @@ const closeBacktick = (s: string, from: number): number => {
 }
 
 /** Index past a `${…}` whose body starts at `from` (braces nest). */
-const closeBrace = (s: string, from: number): number => {
-  let depth = 1
-  let i = from
-  while (i < s.length) {
-    const c = s[i]!
-    if (c === "\\") i += 2
-    else if (c === "'") {
-      const end = s.indexOf("'", i + 1)
-      if (end === -1) throw new ShellSyntaxError("unterminated single quote")
-      i = end + 1
-    } else if (c === "\"") i = closeDouble(s, i + 1)
-    else if (c === "$" && s[i + 1] === "(") i = closeParen(s, i + 2)
-    else if (c === "{") {
-      depth++
-      i++
-    } else if (c === "}") {
-      depth--
-      i++
-      if (depth === 0) return i
-    } else i++
-  }
-  throw new ShellSyntaxError("unterminated ${ expansion")
-}
+const closeBrace = (s: string, from: number): number => closeNested(s, from, "{")
 
 interface WordState {
   text: string
@@ -206,6 +190,14 @@ const readDollar = (s: string, i: number, w: WordState, inDouble: boolean): numb
   return i + 1
 }
 
+/** Reads a backtick substitution at `i` into the word; returns the next index. */
+const readBacktick = (s: string, i: number, w: WordState): number => {
+  const end = closeBacktick(s, i + 1)
+  w.substitutions.push(s.slice(i + 1, end - 1))
+  w.text += s.slice(i, end)
+  return end
+}
+
 /**
  * Scans a command line into tokens.
  *
@@ -249,11 +241,8 @@ export const scan = (source: string): Array<Token> => {
         for (let j = 0; j < body.length;) {
           if (body[j] === "\\") j += 2
           else if (body[j] === "$") j = readDollar(body, j, probe, true)
-          else if (body[j] === "`") {
-            const end = closeBacktick(body, j + 1)
-            subs.push(body.slice(j + 1, end - 1))
-            j = end
-          } else j++
+          else if (body[j] === "`") j = readBacktick(body, j, probe)
+          else j++
         }
       }
       tokens[doc.index] = {
@@ -336,12 +325,8 @@ export const scan = (source: string): Array<Token> => {
             if (s[i + 1] !== "\n") w.text += s[i + 1]
             i += 2
           } else if (d === "$") i = readDollar(s, i, w, true)
-          else if (d === "`") {
-            const end = closeBacktick(s, i + 1)
-            w.substitutions.push(s.slice(i + 1, end - 1))
-            w.text += s.slice(i, end)
-            i = end
-          } else {
+          else if (d === "`") i = readBacktick(s, i, w)
+          else {
             w.text += d
             i++
           }
@@ -349,12 +334,8 @@ export const scan = (source: string): Array<Token> => {
         if (i >= s.length) throw new ShellSyntaxError("unterminated double quote")
         i++
       } else if (ch === "$") i = readDollar(s, i, w, false)
-      else if (ch === "`") {
-        const end = closeBacktick(s, i + 1)
-        w.substitutions.push(s.slice(i + 1, end - 1))
-        w.text += s.slice(i, end)
-        i = end
-      } else {
+      else if (ch === "`") i = readBacktick(s, i, w)
+      else {
         if (ch === "*" || ch === "?" || ch === "[") w.glob = true
         else if (ch === "{") w.brace = true
         w.text += ch

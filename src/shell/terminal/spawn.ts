@@ -105,7 +105,8 @@ const holdSlave = (term: NodePty.IPty): { fd: number | undefined } | undefined =
   }
 }
 
-const releaseSlave = (holder: { fd: number | undefined }) => {
+/** Closes a held descriptor once (a second close, or one already closed elsewhere, is a no-op). @category resources */
+export const closeHeldDescriptor = (holder: { fd: number | undefined }): void => {
   if (holder.fd === undefined) return
   try {
     fs.closeSync(holder.fd)
@@ -177,7 +178,7 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
     let lastData = Date.now()
     term.onData((data) => {
       lastData = Date.now()
-      if (mark.feed(data as unknown as Buffer) && holder !== undefined) releaseSlave(holder)
+      if (mark.feed(data as unknown as Buffer) && holder !== undefined) closeHeldDescriptor(holder)
     })
     if (holder !== undefined) {
       let goneAt: number | undefined
@@ -208,7 +209,7 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
               ? quiet
               : quiet && now - goneAt >= PTY_MARK_WAIT_MS)
           if (drained) {
-            releaseSlave(holder)
+            closeHeldDescriptor(holder)
             return
           }
         }
@@ -220,7 +221,7 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
       timer.unref()
       term.onExit(() => {
         if (timer !== undefined) clearTimeout(timer)
-        releaseSlave(holder)
+        closeHeldDescriptor(holder)
       })
     }
     term.onExit(({ exitCode, signal }) => {

@@ -6,8 +6,8 @@
  *
  * @since 0.1.0
  */
-import { stripShellWrapper } from "./commands.js"
-import { tryParseCommandLine } from "./commandLine.js"
+import { withoutShellWrapper } from "./commands.js"
+import type { ParsedLine } from "./parsedLine.js"
 
 /** Shortest sleep that is blocked, in seconds. @category constants */
 export const MIN_BLOCKED_SLEEP_SECONDS = 2
@@ -50,47 +50,51 @@ export const sleepSeconds = (value: string): number | undefined => {
   return m ? Number(m[1]) * UNIT_SECONDS[m[2] ?? "s"]! : undefined
 }
 
-/** The text of a command line without its comments, trimmed. */
-const withoutComments = (text: string): string => {
-  const line = tryParseCommandLine(text)
-  if (!line) return text.trim()
-  let out = text
-  for (const c of [...line.comments].reverse()) {
-    const nl = out.indexOf("\n", c.start)
-    out = out.slice(0, c.start) + (nl === -1 ? "" : out.slice(nl))
+/** The text of `parsed` from `from` on, without the comments the parse found there, trimmed. */
+const restWithoutComments = (parsed: ParsedLine, from: number): string => {
+  let out = parsed.source.slice(from)
+  if (parsed.line === undefined) return out.trim()
+  const comments = parsed.line.comments.filter((c) => c.start >= from)
+  for (const c of [...comments].reverse()) {
+    const start = c.start - from
+    const nl = out.indexOf("\n", start)
+    out = out.slice(0, start) + (nl === -1 ? "" : out.slice(nl))
   }
   return out.trim()
 }
 
 /**
- * Detects a blocked leading sleep (the wrapper-stripped command). Returns `undefined` when the
+ * Detects a blocked leading sleep (the wrapper-stripped line). Returns `undefined` when the
  * command may run.
  *
  * @category predicates
  */
-export const detectBlockedSleep = (command: string): BlockedSleep | undefined => {
-  const source = stripShellWrapper(command).replace(/^[ \t]+/, "")
+export const lineBlockedSleep = (parsed: ParsedLine): BlockedSleep | undefined => {
+  const target = withoutShellWrapper(parsed)
+  const indent = /^[ \t]*/.exec(target.source)![0].length
+  const source = target.source.slice(indent)
   const m = LEADING_SLEEP.exec(source)
   if (!m) return undefined
   const duration = m[1]!
   const seconds = sleepSeconds(duration)!
   if (seconds < MIN_BLOCKED_SLEEP_SECONDS) return undefined
-  let rest = source.slice(m[0].length).replace(/^[ \t]+/, "")
+  let restAt = m[0].length
+  restAt += /^[ \t]*/.exec(source.slice(restAt))![0].length
   let comment: string | undefined
-  if (rest.startsWith("#")) {
-    const nl = rest.indexOf("\n")
-    comment = (nl === -1 ? rest : rest.slice(0, nl)).slice(1)
-    rest = nl === -1 ? "" : rest.slice(nl)
+  if (source.startsWith("#", restAt)) {
+    const nl = source.indexOf("\n", restAt)
+    comment = source.slice(restAt + 1, nl === -1 ? source.length : nl)
+    restAt = nl === -1 ? source.length : nl
   }
-  let follow: string | undefined
-  if (rest === "" || rest.trim() === "") follow = undefined
-  else if (rest.startsWith("&&") || rest.startsWith("||")) follow = rest.slice(2)
-  else if (rest.startsWith(";") || rest.startsWith("\n")) follow = rest.slice(1)
+  const rest = source.slice(restAt)
+  let followAt: number | undefined
+  if (rest.trim() === "") followAt = undefined
+  else if (rest.startsWith("&&") || rest.startsWith("||")) followAt = restAt + 2
+  else if (rest.startsWith(";") || rest.startsWith("\n")) followAt = restAt + 1
   else return undefined // a pipeline, `&`, or more arguments
-  if (follow !== undefined) {
-    const next = withoutComments(follow)
-    if (next === "") follow = undefined
-    else return { description: `sleep ${duration} followed by: ${next}`, guidance: CHAINED_SLEEP_GUIDANCE }
+  if (followAt !== undefined) {
+    const next = restWithoutComments(target, indent + followAt)
+    if (next !== "") return { description: `sleep ${duration} followed by: ${next}`, guidance: CHAINED_SLEEP_GUIDANCE }
   }
   const description = `standalone sleep ${duration}`
   const intentional = comment === undefined ? undefined : /^\s*intentional-sleep:(.*)$/.exec(comment)
@@ -102,9 +106,6 @@ export const detectBlockedSleep = (command: string): BlockedSleep | undefined =>
   }
   return { description, guidance: STANDALONE_SLEEP_GUIDANCE }
 }
-
-/** The reference's pure detector: the description, or `null` when the command may run. @category predicates */
-export const detectBlockedSleepPattern = (command: string): string | null => detectBlockedSleep(command)?.description ?? null
 
 /** The model-facing refusal for a blocked sleep. @category constructors */
 export const blockedSleepMessage = (blocked: BlockedSleep): string =>

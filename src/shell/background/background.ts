@@ -22,16 +22,17 @@ import * as PubSub from "effect/PubSub"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { OutputStore } from "../output/store.js"
-import { type SandboxUnavailable, SendMessageNotFound, SendMessageNotRunning, TaskStopNotFound, TaskStopNotRunning } from "../tool/errors.js"
-import { ProcessHost, type StartedProcess } from "./host.js"
+import { OutputStore } from "../../output/store.js"
+import { type SandboxUnavailable, SendMessageNotFound, SendMessageNotRunning, TaskStopNotFound, TaskStopNotRunning } from "../../tool/errors.js"
+import { ProcessHost, type StartedProcess } from "../terminal/host.js"
 import {
   type BackgroundStatus,
   notificationDisplay,
   readFileTail,
   taskNotification
 } from "./notification.js"
-import { PlainTextDecoder } from "./plainText.js"
+import { PlainTextDecoder } from "../terminal/plainText.js"
+import { closeHeldDescriptor } from "../terminal/spawn.js"
 
 /** One background shell as the registry reports it. @category models */
 export interface BackgroundShell {
@@ -143,16 +144,6 @@ export class BackgroundShells extends Context.Service<BackgroundShells, Backgrou
   static readonly layer: Layer.Layer<BackgroundShells, never, ProcessHost | OutputStore> = Layer.effect(BackgroundShells, Effect.suspend(() => make))
 }
 
-const closeQuietly = (rt: { fd: number | undefined }) => {
-  if (rt.fd === undefined) return
-  try {
-    fs.closeSync(rt.fd)
-  } catch {
-    // already closed
-  }
-  rt.fd = undefined
-}
-
 interface Runtime {
   readonly proc: StartedProcess
   readonly settled: Deferred.Deferred<BackgroundShell>
@@ -200,7 +191,7 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
       }
     } catch {
       // the disk is full or the file is gone: stop writing
-      closeQuietly(rt)
+      closeHeldDescriptor(rt)
     }
   }
 
@@ -222,7 +213,7 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
     const current = (yield* Ref.get(shells)).get(id)
     if (!current || current.status !== "running") return
     writeOut(rt, rt.decoder.end())
-    closeQuietly(rt)
+    closeHeldDescriptor(rt)
     const base = { ...current, endTime: Date.now() }
     const shell: BackgroundShell = rt.cancelRequested
       ? { ...base, status: "cancelled", ...(exit.exitCode !== null ? { exitCode: exit.exitCode } : {}) }
