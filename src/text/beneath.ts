@@ -28,7 +28,7 @@ import type * as Scope from "effect/Scope"
 import { type DiskError, lstat, mkdir, open, readlink } from "../disk/index.js"
 import { isPathInside, MAX_SYMLINK_HOPS } from "../session/realPath.js"
 
-/** Whether descriptor-relative paths (`/proc/self/fd/<fd>/<name>`) work on this machine. @category constants */
+/** Whether descriptor-relative paths (`/proc/self/fd/<fd>/<name>`) work on this machine (asked once, synchronously, at module load). @category constants */
 export const fdPathsSupported: boolean = process.platform === "linux" && fs.existsSync("/proc/self/fd")
 
 const DIRECTORY_FLAGS = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW
