@@ -252,6 +252,20 @@ export const lineAccess = (parsed: ParsedLine, context: ShellContext): ShellAnal
   }
 }
 
+/** A context for answers that do not depend on where the line runs (paths resolve against `/`). */
+const ANYWHERE: ShellContext = { cwd: "/", root: "/", home: "/" }
+
+/**
+ * True when the parser proves the line's programs read-only (see `readOnly.ts`): the permission
+ * walk's proof, paths not considered.
+ *
+ * @category predicates
+ */
+export const lineReadOnly = (parsed: ParsedLine): boolean => lineAccess(parsed, ANYWHERE).readOnly
+
+/** The roots of the sub-commands that are not proven read-only (for the confirmation). @category parsing */
+export const lineRootsNeedingApproval = (parsed: ParsedLine): ReadonlyArray<string> => lineAccess(parsed, ANYWHERE).rootsNeedingApproval
+
 /**
  * The prompt's warnings for accesses outside the workspace, one per mode: what is read or
  * written there, as written on the command line.

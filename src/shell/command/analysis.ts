@@ -11,10 +11,9 @@
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
-import { lineAccess, type ShellAnalysis, type ShellContext } from "./access.js"
+import { lineAccess, lineReadOnly, lineRootsNeedingApproval, type ShellAnalysis, type ShellContext } from "./access.js"
 import { commandRoots, endsWithBareAmpersandLine, exitCodeIsError, substitutesCommands, withoutShellWrapper, withoutTrailingAmpersand } from "./commands.js"
 import { type ParsedLine, parseLine, type ScanProbe } from "./parsedLine.js"
-import { lineReadOnly, lineRootsNeedingApproval } from "./readOnly.js"
 import { recogniseSedEdit, type SedEditInfo } from "./sed.js"
 import { lineKillsSelf } from "./selfKill.js"
 import { type BlockedSleep, lineBlockedSleep } from "./sleep.js"
@@ -91,7 +90,7 @@ export const hasCommandSubstitution = (source: string): boolean => substitutesCo
 /** True when the parser proves a command line read-only. @category predicates */
 export const isReadOnlyCommand = (source: string): boolean => lineReadOnly(parseLine(source))
 /** The roots of a command line's sub-commands not proven read-only. @category parsing */
-export const rootsNeedingApproval = (source: string): Array<string> => lineRootsNeedingApproval(parseLine(source))
+export const rootsNeedingApproval = (source: string): Array<string> => [...lineRootsNeedingApproval(parseLine(source))]
 /** True when a command line would terminate all node/toolwright processes. @category predicates */
 export const detectSelfKillCommand = (source: string): boolean => lineKillsSelf(parseLine(source))
 /** A blocked leading sleep, or `undefined` when the command may run. @category predicates */

@@ -2,16 +2,16 @@
  * The read-only proof behind the shell tool's default `allow`: a command line is read-only when
  * it parses, substitutes no commands, opens no subshell, and every simple command in it (each
  * stage of every pipeline and list, wrappers peeled) is a known read-only program used in a
- * read-only way, with output redirected only to `/dev/null` or another descriptor.
+ * read-only way, with output redirected only to `/dev/null` or another descriptor. The walk over the line is
+ * `access.ts`'s (one proof for the default `allow` and for `lineReadOnly`); this file
+ * judges one program and its arguments.
  *
  * The list is deliberately short; see `docs/tools-shell.md`. Anything not proven is `ask`.
  *
  * @since 0.1.0
  */
-import { expandLine, type ParsedLine } from "./parsedLine.js"
 import { type Invocation, programName } from "./wrappers.js"
-import { redirectEffect } from "./redirects.js"
-import type { Redirect, Word } from "./syntax.js"
+import type { Word } from "./syntax.js"
 
 type ArgsCheck = (args: ReadonlyArray<Word>) => boolean
 
@@ -215,9 +215,6 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ArgsCheck>> = {
 /** Wrappers that do not change what the wrapped program may do. */
 const TRANSPARENT_WRAPPERS = new Set(["command", "builtin", "time", "nice", "nohup", "timeout", "stdbuf", "env", "xargs"])
 
-/** Input redirections, here-documents, harmless targets (`/dev/null`) and descriptor duplications (`2>&1`). */
-const safeRedirect = (r: Redirect): boolean => redirectEffect(r) !== "write"
-
 /** True when the program and its arguments only read (where it reads is checked separately). @category predicates */
 export const invocationReadOnly = (inv: Invocation): boolean => {
   if (!inv.wrappers.every((w) => TRANSPARENT_WRAPPERS.has(w))) return false
@@ -225,32 +222,6 @@ export const invocationReadOnly = (inv: Invocation): boolean => {
   if (root.expands || root.substitutions.length > 0) return false
   const check = ownEntry(READ_ONLY_PROGRAMS, programName(root.text))
   return check !== undefined && check(inv.argv.slice(1))
-}
-
-/**
- * True when the parser proves the line read-only (see the module docs).
- *
- * @category predicates
- */
-export const lineReadOnly = (parsed: ParsedLine): boolean => {
-  const expanded = expandLine(parsed)
-  if (expanded.unparsable || expanded.invocations.length === 0) return false
-  if (expanded.lines.some((l) => l.line.hasSubshell || l.line.substitutions.length > 0)) return false
-  // Assignment-only commands (`FOO=1`) and redirect-only commands (`> file`) are not invocations.
-  const commandCount = expanded.lines.reduce((n, l) => n + l.line.commands.length, 0)
-  const nested = expanded.lines.length - 1
-  if (expanded.invocations.length + nested < commandCount) return false
-  // Redirections of every command count, wrappers (`bash -c '…' > out`) included.
-  if (!expanded.lines.every((l) => l.line.commands.every((c) => c.redirects.every(safeRedirect)))) return false
-  return expanded.invocations.every(invocationReadOnly)
-}
-
-/** The roots of the sub-commands that are not proven read-only (for the confirmation). @category parsing */
-export const lineRootsNeedingApproval = (parsed: ParsedLine): Array<string> => {
-  const roots = expandLine(parsed).invocations
-    .filter((inv) => !invocationReadOnly(inv) || !inv.command.redirects.every(safeRedirect))
-    .map((inv) => programName(inv.argv[0]!.text))
-  return Array.from(new Set(roots))
 }
 
 /** Programs whose operands are not file names (they read no files). */
