@@ -5,6 +5,7 @@ import { McpGateway } from "../../src/mcp/service.js"
 import { Scheduler } from "../../src/run/scheduler.js"
 import type { CallResult } from "../../src/tool/outcome.js"
 import { startSse, startStreamableHttp } from "../fixtures/mcp/http.mjs"
+import { recordLogs } from "../support/logs.js"
 import { testSession } from "../support/session.js"
 
 const withSession = <A, E, R>(mcpServers: Record<string, unknown>, body: Effect.Effect<A, E, R>) =>
@@ -56,8 +57,9 @@ describe("HTTP upstreams (127.0.0.1)", () => {
       }))
     }), 30_000)
 
-  it.live("wrong credentials: the server is reported with a hint, nothing else breaks", () =>
-    Effect.gen(function*() {
+  it.live("wrong credentials: the server is reported with a hint, nothing else breaks", () => {
+    const logs = recordLogs()
+    return Effect.gen(function*() {
       const server = yield* streamable({ token: "right" })
       yield* withSession({ remote: { url: server.url, type: "http", headers: { Authorization: "Bearer wrong" } } }, Effect.gen(function*() {
         const status = yield* statusOf("remote")
@@ -65,7 +67,11 @@ describe("HTTP upstreams (127.0.0.1)", () => {
         assert.include(status.message!, "401")
         assert.include(status.message!, `check the "headers" of this server in the MCP config`)
       }))
-    }), 30_000)
+      // The same report goes to the operator's log (recorded here, not printed).
+      const logged = logs.lines.filter((line) => line.startsWith(`WARN toolwright: MCP server "remote" (${server.url}) could not be connected: HTTP 401`))
+      assert.strictEqual(logged.length, 1, logs.lines.join("\n"))
+    }).pipe(Effect.provide(logs.layer))
+  }, 30_000)
 
   it.live("an old SSE server is reached through the fallback", () =>
     Effect.gen(function*() {
