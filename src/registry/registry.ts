@@ -27,7 +27,21 @@ import { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
 import { type AnyTool, JsonSchemaParams, type ToolInfo } from "../tool/tool.js"
 import { declaredTool, idleTool } from "./lazyTools.js"
 import { mcpToolName } from "./search/mcpNames.js"
-import { isVisible, type Snapshot, type Sorted, sortAll, withReveals } from "./snapshot.js"
+import { type Snapshot, type Sorted, sortAll, withReveals } from "./snapshot.js"
+import {
+  clearRevealedStep,
+  initialState,
+  namesOfServer,
+  registerFactoryStep,
+  registerStep,
+  type Released,
+  removeNamesStep,
+  revealStep,
+  type Slot,
+  type State,
+  type Step,
+  storeLoadedStep
+} from "./state.js"
 
 /**
  * A tool that is loaded on first use: a dynamic `import()` plus a constructor effect. The effect
@@ -185,70 +199,6 @@ export declare namespace ToolRegistry {
   }
 }
 
-/** A registered factory; `id` tells registrations apart (a factory registered again is a new one). */
-interface Slot {
-  readonly id: number
-  readonly name: string
-  readonly factory: ToolFactory
-}
-
-/**
- * Everything the registry holds, in one transactional reference: a change is a pure step from one
- * state to the next, committed with its version and its event (so readers and subscribers only
- * ever see committed states, each exactly once).
- */
-interface State {
-  /** +1 with every change to the declaration list (each published as one event). */
-  readonly version: number
-  readonly tools: HashMap.HashMap<string, AnyTool>
-  /** The current factory of each lazily loaded name (kept after loading: an idle tool is acquired again). */
-  readonly factories: HashMap.HashMap<string, Slot>
-  readonly slots: HashMap.HashMap<number, Slot>
-  /** Undeclared factories not loaded yet (listing loads them first). */
-  readonly undeclared: HashSet.HashSet<string>
-  /** The registry's hold on each loaded tool's resources, by slot id (closed when the tool goes). */
-  readonly pins: HashMap.HashMap<number, Scope.Closeable>
-  readonly revealed: HashSet.HashSet<string>
-  readonly disabled: HashSet.HashSet<string>
-  readonly nextId: number
-}
-
-/** A slot removed by a step: its resources are released once the step has committed. */
-interface Released {
-  readonly id: number
-  readonly pin: Scope.Closeable | undefined
-}
-
-/** What one pure step returns: its result, the next state (none: unchanged), the change it publishes, what it releases. */
-interface Step<A> {
-  readonly result: A
-  readonly next?: State | undefined
-  readonly change?: Omit<DeclarationChange, "version"> | undefined
-  readonly released?: ReadonlyArray<Released> | undefined
-}
-
-/** Removes the factory registered under `name`, if any. */
-const dropSlot = (state: State, name: string, released: Array<Released>): State => {
-  const slot = HashMap.get(state.factories, name)
-  if (slot._tag === "None") return state
-  const id = slot.value.id
-  const pin = HashMap.get(state.pins, id)
-  released.push({ id, pin: pin._tag === "Some" ? pin.value : undefined })
-  return {
-    ...state,
-    factories: HashMap.remove(state.factories, name),
-    slots: HashMap.remove(state.slots, id),
-    pins: HashMap.remove(state.pins, id),
-    undeclared: HashSet.remove(state.undeclared, name)
-  }
-}
-
-/** Removes a tool, its factory and its reveal mark. */
-const dropTool = (state: State, name: string, released: Array<Released>): State => {
-  const next = dropSlot(state, name, released)
-  return { ...next, tools: HashMap.remove(next.tools, name), revealed: HashSet.remove(next.revealed, name) }
-}
-
 /**
  * Builds a registry. Factories run with the services of the context this effect runs in; what they
  * acquire is released at the latest when the scope this effect runs in closes.
@@ -263,17 +213,12 @@ export const make = Effect.fnUntraced(function*<R = never>(
   const registryScope = yield* Scope.Scope
   const visible: ReadonlySet<string> = new Set(options.visible ?? [])
   const qualify = options.qualifyMcpName ?? mcpToolName
-  const stateRef = yield* TxRef.make<State>({
-    version: 0,
-    tools: HashMap.empty(),
-    factories: HashMap.empty(),
-    slots: HashMap.empty(),
-    undeclared: HashSet.empty(),
-    pins: HashMap.empty(),
-    revealed: HashSet.empty(),
-    disabled: HashSet.fromIterable(options.disabled ?? []),
-    nextId: 0
-  })
+  const stateRef = yield* TxRef.make<State>(initialState(options.disabled ?? []))
+  // The committed state, read outside a transaction: the whole state is this one reference, whose
+  // value a commit replaces in one synchronous step, so a plain read is always one committed state
+  // (and costs a field read; `TxRef.get` opens a transaction, ~10 µs on every call's `ensure`).
+  const committed: Effect.Effect<State> = Effect.sync(() => stateRef.value)
+
   const events = yield* TxPubSub.unbounded<DeclarationChange>()
   const publisher = yield* Ref.make<Publisher>(() => Effect.void)
 
@@ -283,7 +228,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
   const resources = yield* RcMap.make({
     lookup: (id: number) =>
       Effect.gen(function*() {
-        const slot = HashMap.get((yield* TxRef.get(stateRef)).slots, id)
+        const slot = HashMap.get((yield* committed).slots, id)
         if (slot._tag === "None") {
           return yield* new ToolNotRegistered({ message: "The tool was removed while it loaded; list the tools again and call one that is registered." })
         }
@@ -343,35 +288,11 @@ export const make = Effect.fnUntraced(function*<R = never>(
     snapshotMemo = { tools: state.tools, revealed: state.revealed, snapshot }
     return snapshot
   }
-  const snapshot: Effect.Effect<Snapshot> = Effect.map(TxRef.get(stateRef), snapshotOf)
+  const snapshot: Effect.Effect<Snapshot> = Effect.map(committed, snapshotOf)
   const declarationsNow = Effect.map(snapshot, (s) => s.declarations)
 
   const register = Effect.fn("ToolRegistry.register")(function*(tool: AnyTool) {
-    const outcome = yield* commit((state): Step<RegisterOutcome> => {
-      if (HashSet.has(state.disabled, tool.name)) return { result: { _tag: "Disabled", name: tool.name } }
-      let outcome: RegisterOutcome = { _tag: "Registered", name: tool.name }
-      let final = tool
-      if (HashMap.has(state.tools, tool.name) || HashMap.has(state.factories, tool.name)) {
-        if (tool.serverName !== undefined) {
-          const qualified = qualify(tool.serverName, tool.name)
-          // The disabled set is checked again: a user may disable the qualified name.
-          if (HashSet.has(state.disabled, qualified)) return { result: { _tag: "Disabled", name: qualified } }
-          final = tool.withName(qualified)
-          outcome = { _tag: "Renamed", from: tool.name, name: qualified }
-        } else {
-          outcome = { _tag: "Replaced", name: tool.name }
-        }
-      }
-      // A factory under this name is replaced: its resources go.
-      const released: Array<Released> = []
-      const next = dropSlot(state, final.name, released)
-      return {
-        result: outcome,
-        next: { ...next, tools: HashMap.set(next.tools, final.name, final) },
-        change: { reason: "registered", names: [final.name] },
-        released
-      }
-    })
+    const outcome = yield* commit(registerStep(tool, qualify))
     if (outcome._tag === "Replaced") {
       yield* Effect.logWarning(`toolwright: tool "${tool.name}" registered twice; the later one replaces the earlier`)
     }
@@ -388,34 +309,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
   }
 
   const registerFactory = Effect.fn("ToolRegistry.registerFactory")(function*(factory: ToolFactory) {
-    return yield* commit((state): Step<RegisterOutcome> => {
-      const name = factory.name
-      if (HashSet.has(state.disabled, name)) return { result: { _tag: "Disabled", name } }
-      const wasListed = HashMap.has(state.tools, name)
-      const replaced = wasListed || HashMap.has(state.factories, name)
-      const released: Array<Released> = []
-      const dropped = dropSlot(state, name, released)
-      const slot: Slot = { id: state.nextId, name, factory }
-      const listed = standIn(slot)
-      const next: State = {
-        ...dropped,
-        nextId: state.nextId + 1,
-        factories: HashMap.set(dropped.factories, name, slot),
-        slots: HashMap.set(dropped.slots, slot.id, slot),
-        tools: listed === undefined ? HashMap.remove(dropped.tools, name) : HashMap.set(dropped.tools, name, listed),
-        undeclared: listed === undefined ? HashSet.add(dropped.undeclared, name) : dropped.undeclared
-      }
-      return {
-        result: replaced ? { _tag: "Replaced", name } : { _tag: "Registered", name },
-        next,
-        change: listed !== undefined
-          ? { reason: "registered", names: [name] }
-          : wasListed
-          ? { reason: "removed", names: [name] }
-          : undefined,
-        released
-      }
-    })
+    return yield* commit(registerFactoryStep(factory, standIn))
   })
 
   for (const factory of factories) {
@@ -432,24 +326,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
   }
 
   /** Stores a loaded tool if its slot is still the current one; `undefined` when it was replaced meanwhile. */
-  const storeLoaded = (slot: Slot, tool: AnyTool, pin: Scope.Closeable | undefined) =>
-    commit((state): Step<{ readonly tool: AnyTool | undefined; readonly pinKept: boolean }> => {
-      const current = HashMap.get(state.factories, slot.name)
-      if (current._tag === "None" || current.value.id !== slot.id) return { result: { tool: undefined, pinKept: false } }
-      const existing = HashMap.get(state.tools, slot.name)
-      const loaded = pin === undefined ? HashSet.has(state.undeclared, slot.name) === false : HashMap.has(state.pins, slot.id)
-      if (loaded && existing._tag === "Some") return { result: { tool: existing.value, pinKept: false } }
-      return {
-        result: { tool, pinKept: pin !== undefined },
-        next: {
-          ...state,
-          tools: HashMap.set(state.tools, slot.name, tool),
-          pins: pin === undefined ? state.pins : HashMap.set(state.pins, slot.id, pin),
-          undeclared: HashSet.remove(state.undeclared, slot.name)
-        },
-        change: existing._tag === "None" ? { reason: "registered", names: [slot.name] } : undefined
-      }
-    })
+  const storeLoaded = (slot: Slot, tool: AnyTool, pin: Scope.Closeable | undefined) => commit(storeLoadedStep(slot, tool, pin))
 
   /** Loads a kept tool: the registry pins its resources until the tool goes. */
   const loadKept = (slot: Slot) =>
@@ -477,7 +354,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
 
   function ensure(name: string): Effect.Effect<AnyTool, ToolNotRegistered | ExecutionFailed> {
     return Effect.gen(function*() {
-      const state = yield* TxRef.get(stateRef)
+      const state = yield* committed
       const slot = HashMap.get(state.factories, name)
       const listed = HashMap.get(state.tools, name)
       if (slot._tag === "None") {
@@ -495,7 +372,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
   /** Loads the pending factories that match `which` (all, or only those without a declaration). */
   const warm = (which: "all" | "undeclared") =>
     Effect.gen(function*() {
-      const state = yield* TxRef.get(stateRef)
+      const state = yield* committed
       if (which === "undeclared" && HashSet.size(state.undeclared) === 0) return { loaded: 0, failed: [] as ReadonlyArray<string> }
       const names = which === "undeclared"
         ? Array.from(state.undeclared)
@@ -511,13 +388,13 @@ export const make = Effect.fnUntraced(function*<R = never>(
   const warmAll = warm("all")
   const warmUndeclared = warm("undeclared")
 
-  const names = Effect.map(TxRef.get(stateRef), (state) => {
+  const names = Effect.map(committed, (state) => {
     const listed = snapshotOf(state).byName.map((t) => t.name)
     return HashSet.size(state.undeclared) === 0 ? listed : [...listed, ...state.undeclared].sort()
   })
 
   const canonicalName = (requested: string) =>
-    Effect.map(TxRef.get(stateRef), (state) => {
+    Effect.map(committed, (state) => {
       const snap = snapshotOf(state)
       const lower = requested.toLowerCase()
       const loaded = snap.byNameMap.has(requested) ? requested : snap.byLowerName().get(lower)
@@ -530,12 +407,16 @@ export const make = Effect.fnUntraced(function*<R = never>(
 
   const isDeferredAndHidden = (name: string) => Effect.map(snapshot, (s) => s.isHidden(name))
 
-  const hiddenTools = Effect.andThen(warmUndeclared, Effect.map(snapshot, (s) => s.hiddenList))
+  /** A view of the snapshot after loading the undeclared factories (one read when there are none, the usual case). */
+  const loadedView = <A>(view: (snapshot: Snapshot) => A): Effect.Effect<A> =>
+    Effect.flatMap(committed, (state) =>
+      HashSet.size(state.undeclared) === 0
+        ? Effect.succeed(view(snapshotOf(state)))
+        : Effect.andThen(warmUndeclared, Effect.map(snapshot, view)))
 
-  const deferredView = Effect.andThen(
-    warmUndeclared,
-    Effect.map(snapshot, (s): DeferredView => ({ deferred: s.deferred, isHidden: s.isHidden }))
-  )
+  const hiddenTools = loadedView((s) => s.hiddenList)
+
+  const deferredView = loadedView((s): DeferredView => ({ deferred: s.deferred, isHidden: s.isHidden }))
 
   const deferredSummary = Effect.map(hiddenTools, (hidden) =>
     hidden.map((tool): DeferredSummary => ({
@@ -545,18 +426,7 @@ export const make = Effect.fnUntraced(function*<R = never>(
     })))
 
   const reveal = Effect.fn("ToolRegistry.reveal")(function*(requested: ReadonlyArray<string>) {
-    const newly = yield* commit((state): Step<ReadonlyArray<string>> => {
-      let revealed = state.revealed
-      const added: Array<string> = []
-      for (const name of requested) {
-        const tool = HashMap.get(state.tools, name)
-        if (tool._tag === "None" || HashSet.has(revealed, name) || isVisible(tool.value, false, visible)) continue
-        revealed = HashSet.add(revealed, name)
-        added.push(name)
-      }
-      if (added.length === 0) return { result: added }
-      return { result: added, next: { ...state, revealed }, change: { reason: "revealed", names: added } }
-    })
+    const newly = yield* commit(revealStep(requested, visible))
     if (newly.length === 0) return newly
     const publish = yield* Ref.get(publisher)
     yield* Effect.flatMap(declarationsNow, publish).pipe(
@@ -568,44 +438,14 @@ export const make = Effect.fnUntraced(function*<R = never>(
     return newly
   })
 
-  const clearRevealed = commit((state): Step<void> => {
-    if (HashSet.size(state.revealed) === 0) return { result: undefined }
-    return {
-      result: undefined,
-      next: { ...state, revealed: HashSet.empty() },
-      change: { reason: "unrevealed", names: Array.from(state.revealed) }
-    }
-  })
-
-  /** Removes the given names (and disables them first when asked). */
-  const removeNames = (state: State, names: Iterable<string>, disable: boolean): Step<ReadonlyArray<string>> => {
-    const released: Array<Released> = []
-    const removed: Array<string> = []
-    let next = state
-    for (const name of names) {
-      if (disable) next = { ...next, disabled: HashSet.add(next.disabled, name) }
-      if (!HashMap.has(next.tools, name) && !HashMap.has(next.factories, name)) continue
-      removed.push(name)
-      next = dropTool(next, name, released)
-    }
-    return {
-      result: removed,
-      next: next === state ? undefined : next,
-      change: removed.length > 0 ? { reason: "removed", names: removed } : undefined,
-      released
-    }
-  }
+  const clearRevealed = commit(clearRevealedStep)
 
   const disable = Effect.fn("ToolRegistry.disable")(function*(requested: ReadonlyArray<string>) {
-    return yield* commit((state) => removeNames(state, requested, true))
+    return yield* commit(removeNamesStep(requested, true))
   })
 
   const removeByServer = Effect.fn("ToolRegistry.removeByServer")(function*(serverName: string) {
-    return yield* commit((state) => {
-      const names: Array<string> = []
-      for (const [name, tool] of state.tools) if (tool.serverName === serverName) names.push(name)
-      return removeNames(state, names, false)
-    })
+    return yield* commit((state) => removeNamesStep(namesOfServer(state, serverName), false)(state))
   })
 
   const subscribe = Effect.map(
@@ -622,8 +462,8 @@ export const make = Effect.fnUntraced(function*<R = never>(
     names,
     canonicalName,
     tools: allTools,
-    declarations: Effect.andThen(warmUndeclared, declarationsNow),
-    toolSet: Effect.andThen(warmUndeclared, Effect.map(snapshot, (s): ToolSet => ({ version: s.version, declarations: s.declarations }))),
+    declarations: loadedView((s) => s.declarations),
+    toolSet: loadedView((s): ToolSet => ({ version: s.version, declarations: s.declarations })),
     isDeferredAndHidden,
     hiddenTools,
     deferredView,
