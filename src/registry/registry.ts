@@ -3,7 +3,10 @@
  * and on-demand disclosure (which deferred tools have been revealed).
  *
  * The registry is generic: it knows tools, not which tools exist. The declaration list a model sees
- * is non-deferred ∪ alwaysLoad ∪ visible ∪ revealed, and every change to it is published.
+ * is non-deferred ∪ alwaysLoad ∪ visible ∪ revealed. Every change to it is one transaction that
+ * commits the new state, its version and its change event together (the pure steps are in
+ * `state.ts`, the read side in `snapshot.ts`). What a lazy tool acquires lives in a scope of its own
+ * (an `RcMap` entry per factory registration) and is released when the tool goes.
  *
  * @since 0.1.0
  */
