@@ -3,7 +3,7 @@
  * code block of the doc appears here verbatim (import lines aside: the doc imports from the
  * package, `toolwright` and `toolwright/effect-ai`; this file from ../src).
  */
-import { Console, Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { Console, Effect, Layer, ManagedRuntime, Schema, Stream } from "effect"
 import {
   Approver,
   defineTool,
@@ -12,6 +12,7 @@ import {
   makeRecordingApprover,
   Output,
   PathParam,
+  Registry,
   Scheduler,
   SessionLayer,
   textResult,
@@ -124,6 +125,33 @@ export const withMyTool = SessionLayer.layer({
 
 // called directly: typed params, typed success, typed errors, no policy or budget
 export const direct = Effect.map(wordCount.call({ file_path: "README.md" }), (result) => result.data.words)
+
+// --- a tool that holds a resource ---
+const scopedWordCount: Registry.ToolFactory = {
+  name: "word_count",
+  idleTimeToLive: "10 minutes",   // optional: without it, kept until disabled, replaced or the session closes
+  load: Effect.gen(function*() {
+    // e.g. open a connection or start a server the tool talks to
+    yield* Effect.acquireRelease(Effect.logInfo("word_count: opened"), () => Effect.logInfo("word_count: closed"))
+    return wordCount
+  })
+}
+
+export const withScopedTool = SessionLayer.layer({ roots: ["/home/me/src/app"], tools: [scopedWordCount] })
+
+// --- observing tool-set changes ---
+export const logToolSetChanges = Effect.gen(function*() {
+  const registry = yield* Registry.ToolRegistry
+  const changes = yield* registry.subscribe   // no change committed after this line is missed
+  yield* changes.pipe(
+    Stream.runForEach((change) =>
+      Effect.flatMap(registry.toolSet, (now) =>
+        Console.log(`v${change.version} ${change.reason} ${change.names.join(", ")}; v${now.version} has ${now.declarations.length} tools`)
+      )
+    ),
+    Effect.forkScoped
+  )
+})
 
 // --- saved outputs ---
 export const savedOutputs = Effect.gen(function*() {

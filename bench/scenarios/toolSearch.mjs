@@ -6,7 +6,10 @@ export const name = "tool_search and declaration lists"
 
 export const run = async ({ runs, smoke }) => {
   const tw = await import(path.join(distDir, "index.js"))
-  const { Effect, Schema } = await import("effect")
+  const { Effect, Schema, Scope } = await import("effect")
+  // A registry lives in a scope (what its lazy tools acquire is released with it); one for the whole run.
+  const scope = await Effect.runPromise(Scope.make())
+  const makeRegistry = () => Effect.runPromise(Scope.provide(scope)(tw.Registry.make()))
   const params = Schema.Struct({ q: Schema.String.annotate({ description: "q" }) })
   const words = ["create", "delete", "list", "issue", "message", "cron", "file", "repo", "user", "search", "stop", "send"]
   const makeTool = (i) => tw.defineTool({
@@ -18,7 +21,7 @@ export const run = async ({ runs, smoke }) => {
   const sizes = smoke ? [100, 1_000] : [1_000, 10_000, 100_000]
   const rows = []
   for (const size of sizes) {
-    const registry = await Effect.runPromise(tw.Registry.make())
+    const registry = await makeRegistry()
     const search = tw.makeToolSearch(registry)
     await Effect.runPromise(Effect.forEach(Array.from({ length: size }, (_, i) => makeTool(i)), (t) => registry.register(t), { discard: true }))
     // A query costs well under a millisecond: five samples after one warm-up measured the JIT tiers
@@ -47,7 +50,7 @@ export const run = async ({ runs, smoke }) => {
   }
   // Declaration list of 1,000 visible tools, repeated (cached), and right after revealing one of
   // 1,000 deferred tools (each sample reveals a new one, so the list really changes).
-  const registry = await Effect.runPromise(tw.Registry.make())
+  const registry = await makeRegistry()
   await Effect.runPromise(Effect.forEach(Array.from({ length: 1_000 }, (_, i) => makeTool(i)), (t) => registry.register(t), { discard: true }))
   const deferred = await Effect.runPromise(registry.names)
   await Effect.runPromise(Effect.forEach(Array.from({ length: 1_000 }, (_, i) => makeTool(i)), (t) => registry.register({ ...t, name: `visible_${t.name}`, shouldDefer: false }), { discard: true }))

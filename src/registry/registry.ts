@@ -3,45 +3,74 @@
  * and on-demand disclosure (which deferred tools have been revealed).
  *
  * The registry is generic: it knows tools, not which tools exist. The declaration list a model sees
- * is non-deferred ∪ alwaysLoad ∪ visible ∪ revealed, and every change to it is published.
+ * is non-deferred ∪ alwaysLoad ∪ visible ∪ revealed. Every change to it is one transaction that
+ * commits the new state, its version and its change event together (the pure steps are in
+ * `state.ts`, the read side in `snapshot.ts`). What a lazy tool acquires lives in a scope of its own
+ * (an `RcMap` entry per factory registration) and is released when the tool goes.
  *
  * @since 0.1.0
  */
-import * as Cache from "effect/Cache"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as HashMap from "effect/HashMap"
+import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
-import * as PubSub from "effect/PubSub"
+import * as RcMap from "effect/RcMap"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import * as TxHashMap from "effect/TxHashMap"
-import * as TxHashSet from "effect/TxHashSet"
+import * as TxPubSub from "effect/TxPubSub"
+import * as TxQueue from "effect/TxQueue"
+import * as TxRef from "effect/TxRef"
 import { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
 import { type AnyTool, JsonSchemaParams, type ToolInfo } from "../tool/tool.js"
-import { byNameOrder, sortTools } from "../tool/declarations.js"
-import { compareText } from "../tool/order.js"
+import { declaredTool, idleTool } from "./lazyTools.js"
 import { mcpToolName } from "./search/mcpNames.js"
+import { type Snapshot, type Sorted, sortAll, withReveals } from "./snapshot.js"
+import {
+  clearRevealedStep,
+  initialState,
+  namesOfServer,
+  registerFactoryStep,
+  registerStep,
+  type Released,
+  removeNamesStep,
+  revealStep,
+  type Slot,
+  type State,
+  type Step,
+  storeLoadedStep
+} from "./state.js"
 
 /**
- * A tool that is loaded on first use: a dynamic `import()` plus a constructor effect. It runs at
- * most once per registry (concurrent callers share the attempt); a failure may be retried later.
+ * A tool that is loaded on first use: a dynamic `import()` plus a constructor effect. The effect
+ * runs in the tool's own `Scope`: what it acquires there (a connection, a child process, with
+ * `Effect.acquireRelease`) lives as long as the tool and is released when the tool is disabled,
+ * replaced (registered again under its name) or removed, or when the registry's scope (the session)
+ * closes. Concurrent first callers share one acquisition; a failed one leaves nothing behind and a
+ * later call tries again. A plain effect that needs no scope is a factory too.
  *
  * @category models
  */
 export interface ToolFactory<R = never> {
   readonly name: string
-  readonly load: Effect.Effect<AnyTool, unknown, R>
+  readonly load: Effect.Effect<AnyTool, unknown, R | Scope.Scope>
   /**
    * The tool's declaration, when it is known without loading (built-in tools carry one generated
    * at build time). Declared factories are listed and searched without being loaded; their module is
    * imported on the first call.
    */
   readonly info?: ToolInfo | undefined
+  /**
+   * Releases the tool's resources once no call has used it for this long (a heavy tool: a language
+   * server, a browser); the next call acquires them again. Without it the tool is kept until it is
+   * disabled, replaced or removed, or the session closes.
+   */
+  readonly idleTimeToLive?: Duration.Input | undefined
 }
 
 /**
@@ -53,6 +82,18 @@ export interface ToolFactory<R = never> {
 export interface DeclarationChange {
   readonly reason: "registered" | "revealed" | "unrevealed" | "removed"
   readonly names: ReadonlyArray<string>
+  /**
+   * The version of the tool set this change made: every committed change adds one, and the change,
+   * its version and the new tool set commit in one transaction (an observer never sees one without
+   * the others).
+   */
+  readonly version: number
+}
+
+/** A committed tool set: its version and the declarations a model sees. @category models */
+export interface ToolSet {
+  readonly version: number
+  readonly declarations: ReadonlyArray<ToolInfo>
 }
 
 /** Publishing a new declaration list to a model or host failed. @category errors */
@@ -111,8 +152,13 @@ export declare namespace ToolRegistry {
   export interface Service {
     /** Registers a loaded tool; an MCP tool whose name is taken is renamed to its qualified form. */
     readonly register: (tool: AnyTool) => Effect.Effect<RegisterOutcome>
-    /** Registers a lazy factory (skipped when its name is disabled). */
+    /** Registers a lazy factory (skipped when its name is disabled); one that replaces a tool releases the old one's resources. */
     readonly registerFactory: (factory: ToolFactory) => Effect.Effect<RegisterOutcome>
+    /**
+     * Disables tools now: they are removed with their reveal marks, their resources are released,
+     * and later registrations of these names are skipped. Returns the names that were registered.
+     */
+    readonly disable: (names: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
     /** The tool of that name, loading its factory if needed. */
     readonly ensure: (name: string) => Effect.Effect<AnyTool, ToolNotRegistered | ExecutionFailed>
     /** Loads every pending factory; failures are logged and counted, not raised. */
@@ -125,6 +171,8 @@ export declare namespace ToolRegistry {
     readonly tools: Effect.Effect<ReadonlyArray<AnyTool>>
     /** The tools a model sees now, sorted by name (loads pending factories first). */
     readonly declarations: Effect.Effect<ReadonlyArray<ToolInfo>>
+    /** The declarations with the version of the tool set they come from (loads pending factories first). */
+    readonly toolSet: Effect.Effect<ToolSet>
     /** Deferred, not always loaded, not visible, not revealed. */
     readonly isDeferredAndHidden: (name: string) => Effect.Effect<boolean>
     /** The hidden deferred tools (candidates for `tool_search`), sorted by name; loads pending factories first. */
@@ -134,113 +182,29 @@ export declare namespace ToolRegistry {
     /** Summaries of the hidden deferred tools, sorted by name. */
     readonly deferredSummary: Effect.Effect<ReadonlyArray<DeferredSummary>>
     /**
-     * Reveals deferred tools and publishes the new list as one step: if publishing fails, this
-     * call's reveals are rolled back (earlier ones stay). Returns the names newly revealed.
+     * Reveals deferred tools: the reveal, the new version and its change event commit in one
+     * transaction, then the new list goes to the publisher. A reveal that fails before it commits
+     * (interrupted) leaves no trace; a publisher that fails after it fails the call with
+     * `PublishFailed`, and the tools stay revealed (they are callable; the host's list is stale until
+     * its next notice). Returns the names newly revealed.
      */
     readonly reveal: (names: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>, PublishFailed>
     /** Forgets every reveal (a new conversation). */
     readonly clearRevealed: Effect.Effect<void>
-    /** Removes an MCP server's tools and their reveal marks in one transaction. */
+    /** Removes an MCP server's tools and their reveal marks in one transaction (releasing their resources). */
     readonly removeByServer: (serverName: string) => Effect.Effect<ReadonlyArray<string>>
     /** Sets where declaration lists are published (an MCP host, a toolkit). */
     readonly setPublisher: (publisher: Publisher) => Effect.Effect<void>
-    /** Every change to the declaration list, from the moment the stream starts. */
+    /** Every change to the declaration list, in commit order, from the moment the stream starts. */
     readonly changes: Stream.Stream<DeclarationChange>
-    /** Subscribes now (no change after this returns is missed); the subscription ends with the scope. */
+    /** Subscribes now (no change committed after this returns is missed); the subscription ends with the scope. */
     readonly subscribe: Effect.Effect<Stream.Stream<DeclarationChange>, never, Scope.Scope>
   }
 }
 
-interface Sorted {
-  /** Tools shown whatever the reveals (not deferred, always loaded, or configured visible). */
-  readonly visibleBase: ReadonlyArray<AnyTool>
-  /** Tools shown only once revealed. */
-  readonly deferred: ReadonlyArray<AnyTool>
-  readonly deferredNames: ReadonlySet<string>
-  readonly byName: ReadonlyArray<AnyTool>
-  /** Sorted by display name on first use (only `allTools` asks; sorting 100,000 tools is not free). */
-  readonly byDisplayName: () => ReadonlyArray<AnyTool>
-  /** Lower-cased name → name, built on first use (only a miss in `canonicalName` asks). */
-  readonly byLowerName: () => ReadonlyMap<string, string>
-  readonly byNameMap: ReadonlyMap<string, AnyTool>
-}
-
-interface ReadCache {
-  readonly tools: number
-  readonly reveals: number
-  readonly sorted?: Sorted | undefined
-  readonly snapshot?: Snapshot | undefined
-}
-
 /**
- * Merges two lists sorted by {@link byNameOrder}, ties left first. `right` (the revealed tools) is
- * usually short: each of its items is placed by binary search, so a reveal costs a few comparisons
- * and one copy of `left`, not a comparison per declared tool.
- */
-const mergeByName = <A extends ToolInfo>(left: ReadonlyArray<A>, right: ReadonlyArray<A>): Array<A> => {
-  const out = new Array<A>(left.length + right.length)
-  let i = 0
-  let o = 0
-  for (const item of right) {
-    // The first left item after `item` (ties stay before it), searched from where the last one went.
-    let lo = i
-    let hi = left.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (byNameOrder(left[mid]!, item) <= 0) lo = mid + 1
-      else hi = mid
-    }
-    while (i < lo) out[o++] = left[i++]!
-    out[o++] = item
-  }
-  while (i < left.length) out[o++] = left[i++]!
-  return out
-}
-
-const sortAll = (all: ReadonlyArray<AnyTool>, visible: ReadonlySet<string>): Sorted => {
-  // One pass reads the tool objects; the sort then works on names alone (names are unique here). A
-  // comparator reading each tool object was 3–5× slower at 100,000 tools: the objects are scattered
-  // over a large heap and every read is a cache miss.
-  const byNameMap = new Map<string, AnyTool>()
-  const deferredNames = new Set<string>()
-  for (const tool of all) {
-    byNameMap.set(tool.name, tool)
-    if (!isVisible(tool, false, visible)) deferredNames.add(tool.name)
-  }
-  const names = Array.from(byNameMap.keys()).sort(compareText)
-  const byName: Array<AnyTool> = []
-  const visibleBase: Array<AnyTool> = []
-  const deferred: Array<AnyTool> = []
-  for (const name of names) {
-    const tool = byNameMap.get(name)!
-    byName.push(tool)
-    ;(deferredNames.has(name) ? deferred : visibleBase).push(tool)
-  }
-  let displayMemo: ReadonlyArray<AnyTool> | undefined
-  let lowerMemo: ReadonlyMap<string, string> | undefined
-  return {
-    visibleBase,
-    deferred,
-    deferredNames,
-    byName,
-    byDisplayName: () =>
-      displayMemo ??= [...byName].sort((a, b) => compareText(a.displayName, b.displayName) || compareText(a.name, b.name)),
-    byLowerName: () => lowerMemo ??= new Map(names.map((name) => [name.toLowerCase(), name])),
-    byNameMap
-  }
-}
-
-interface Snapshot extends Sorted {
-  readonly declarations: ReadonlyArray<ToolInfo>
-  readonly hiddenList: ReadonlyArray<AnyTool>
-  readonly isHidden: (name: string) => boolean
-}
-
-const isVisible = (tool: ToolInfo, revealed: boolean, visible: ReadonlySet<string>): boolean =>
-  !tool.shouldDefer || tool.alwaysLoad || revealed || visible.has(tool.name)
-
-/**
- * Builds a registry. Factories run with the services of the context this effect runs in.
+ * Builds a registry. Factories run with the services of the context this effect runs in; what they
+ * acquire is released at the latest when the scope this effect runs in closes.
  *
  * @category constructors
  */
@@ -248,175 +212,197 @@ export const make = Effect.fnUntraced(function*<R = never>(
   factories: ReadonlyArray<ToolFactory<R>> = [],
   options: RegistryOptions = {}
 ) {
-  const context = yield* Effect.context<R>()
-  const disabled: ReadonlySet<string> = new Set(options.disabled ?? [])
+  const context = yield* Effect.context<Exclude<R, Scope.Scope>>()
+  const registryScope = yield* Scope.Scope
   const visible: ReadonlySet<string> = new Set(options.visible ?? [])
   const qualify = options.qualifyMcpName ?? mcpToolName
-  const tools = yield* TxHashMap.make<string, AnyTool>()
-  const pending = yield* Ref.make(new Map<string, ToolFactory>())
-  const revealed = yield* TxHashSet.empty<string>()
+  const stateRef = yield* TxRef.make<State>(initialState(options.disabled ?? []))
+  // The committed state, read outside a transaction: the whole state is this one reference, whose
+  // value a commit replaces in one synchronous step, so a plain read is always one committed state
+  // (and costs a field read; `TxRef.get` opens a transaction, ~10 µs on every call's `ensure`).
+  const committed: Effect.Effect<State> = Effect.sync(() => stateRef.value)
+
+  const events = yield* TxPubSub.unbounded<DeclarationChange>()
   const publisher = yield* Ref.make<Publisher>(() => Effect.void)
-  const pubsub = yield* PubSub.unbounded<DeclarationChange>()
-  // Reads go through a cached snapshot. Every change to `tools` or `revealed` commits its
-  // transaction, then bumps a version and drops what it invalidates; a result is cached only when
-  // no bump happened while it was computed. Sorting happens once per tool set; a reveal only
-  // re-filters.
-  const cache = yield* Ref.make<ReadCache>({ tools: 0, reveals: 0 })
-  const bumpTools = Ref.update(cache, (c): ReadCache => ({ tools: c.tools + 1, reveals: c.reveals }))
-  const bumpReveals = Ref.update(cache, (c): ReadCache => ({ tools: c.tools, reveals: c.reveals + 1, sorted: c.sorted }))
 
-  const snapshot: Effect.Effect<Snapshot> = Effect.flatMap(Ref.get(cache), (seen) => {
-    if (seen.snapshot !== undefined) return Effect.succeed(seen.snapshot)
-    // When only reveals changed, the sorted tool list is still valid: read just the (small) reveal set.
-    const read = seen.sorted !== undefined
-      ? Effect.map(TxHashSet.toHashSet(revealed), (set) => [seen.sorted!, set] as const)
-      : Effect.map(
-        Effect.tx(Effect.all([TxHashMap.values(tools), TxHashSet.toHashSet(revealed)])),
-        ([all, set]) => [sortAll(all, visible), set] as const
-      )
-    return Effect.flatMap(read, ([sorted, revealedSet]) => {
-      // Only the (few) revealed tools differ from the tool set's base lists: no pass over all tools.
-      const revealedNames: ReadonlySet<string> = new Set(revealedSet)
-      const revealedTools = sortTools(
-        Array.from(revealedNames, (name) => sorted.byNameMap.get(name)).filter((t): t is AnyTool => t !== undefined && sorted.deferredNames.has(t.name))
-      )
-      const declarations = revealedTools.length === 0 ? sorted.visibleBase : mergeByName(sorted.visibleBase, revealedTools)
-      // The hidden list is only needed by keyword search: computed on first use.
-      let hiddenMemo: ReadonlyArray<AnyTool> | undefined
-      const hiddenList = () =>
-        hiddenMemo ??= revealedTools.length === 0 ? sorted.deferred : sorted.deferred.filter((t) => !revealedNames.has(t.name))
-      const next: Snapshot = {
-        ...sorted,
-        declarations,
-        get hiddenList() {
-          return hiddenList()
-        },
-        isHidden: (name) => sorted.deferredNames.has(name) && !revealedNames.has(name)
-      }
-      return Ref.modify(cache, (now) =>
-        [next, now.tools === seen.tools && now.reveals === seen.reveals ? { ...now, sorted, snapshot: next } : now] as const)
-    })
+  // Each registered factory's resources live in their own scope, keyed by slot: concurrent first
+  // callers share one acquisition. A kept tool's entry is held by its pin (released at once when the
+  // pin closes); an idle tool's entry is held by the calls using it, and released after its idle time.
+  const resources = yield* RcMap.make({
+    lookup: (id: number) =>
+      Effect.gen(function*() {
+        const slot = HashMap.get((yield* committed).slots, id)
+        if (slot._tag === "None") {
+          return yield* new ToolNotRegistered({ message: "The tool was removed while it loaded; list the tools again and call one that is registered." })
+        }
+        const { factory, name } = slot.value
+        const tool = yield* factory.load.pipe(
+          Effect.catchCause((cause) =>
+            Effect.fail(new ExecutionFailed({ message: `Tool "${name}" could not be loaded: ${Cause.pretty(cause)}` }))
+          )
+        )
+        return tool.name === name ? tool : tool.withName(name)
+      }),
+    // Called synchronously when an entry is created; a slot's option never changes, so the
+    // committed value is the one to read.
+    idleTimeToLive: (id: number) => {
+      const slot = HashMap.get(stateRef.value.slots, id)
+      return slot._tag === "Some" ? slot.value.factory.idleTimeToLive ?? Duration.zero : Duration.zero
+    }
   })
-  const declarationsNow = Effect.map(snapshot, (s) => s.declarations)
 
-  const emit = (reason: DeclarationChange["reason"], names: ReadonlyArray<string>) =>
-    PubSub.publish(pubsub, { reason, names })
+  const release = (released: ReadonlyArray<Released> | undefined) =>
+    released === undefined || released.length === 0 ? Effect.void : Effect.forEach(released, ({ id, pin }) =>
+      Effect.andThen(
+        RcMap.invalidate(resources, id),
+        pin === undefined ? Effect.void : Scope.close(pin, Exit.void)
+      ), { discard: true })
 
-  const nameTaken = (name: string) =>
-    Effect.map(
-      Effect.all([TxHashMap.has(tools, name), Ref.get(pending)]),
-      ([loaded, factories]) => loaded || factories.has(name)
+  /** Commits one step with its version and event, then releases what it removed. */
+  const commit = <A>(step: (state: State) => Step<A>): Effect.Effect<A> =>
+    Effect.uninterruptible(
+      Effect.tx(Effect.gen(function*() {
+        const state = yield* TxRef.get(stateRef)
+        const outcome = step(state)
+        if (outcome.next !== undefined) {
+          if (outcome.change === undefined) {
+            yield* TxRef.set(stateRef, outcome.next)
+          } else {
+            const version = state.version + 1
+            yield* TxRef.set(stateRef, { ...outcome.next, version })
+            yield* TxPubSub.publish(events, { ...outcome.change, version })
+          }
+        }
+        return outcome
+      })).pipe(Effect.flatMap((outcome) => Effect.as(release(outcome.released), outcome.result)))
     )
 
-  const insert = Effect.fnUntraced(function*(tool: AnyTool) {
-    if (disabled.has(tool.name)) return { _tag: "Disabled", name: tool.name } as RegisterOutcome
-    let outcome: RegisterOutcome = { _tag: "Registered", name: tool.name }
-    let final = tool
-    if (yield* nameTaken(tool.name)) {
-      if (tool.serverName !== undefined) {
-        const qualified = qualify(tool.serverName, tool.name)
-        // The disabled set is checked again: a user may disable the qualified name.
-        if (disabled.has(qualified)) return { _tag: "Disabled", name: qualified } as RegisterOutcome
-        final = tool.withName(qualified)
-        outcome = { _tag: "Renamed", from: tool.name, name: qualified }
-      } else {
-        yield* Effect.logWarning(`toolwright: tool "${tool.name}" registered twice; the later one replaces the earlier`)
-        outcome = { _tag: "Replaced", name: tool.name }
-      }
+  // Readers get one snapshot per committed tool set: sorting happens once per set of tools, and a
+  // reveal only re-filters. The memos cache pure functions of committed values.
+  let sortedMemo: { readonly tools: State["tools"]; readonly sorted: Sorted } | undefined
+  let snapshotMemo: { readonly tools: State["tools"]; readonly revealed: State["revealed"]; readonly snapshot: Snapshot } | undefined
+  const snapshotOf = (state: State): Snapshot => {
+    if (snapshotMemo !== undefined && snapshotMemo.tools === state.tools && snapshotMemo.revealed === state.revealed && snapshotMemo.snapshot.version === state.version) {
+      return snapshotMemo.snapshot
     }
-    yield* TxHashMap.set(tools, final.name, final)
-    yield* bumpTools
-    return outcome
-  })
+    const sorted = sortedMemo !== undefined && sortedMemo.tools === state.tools ? sortedMemo.sorted : sortAll(HashMap.values(state.tools), visible)
+    sortedMemo = { tools: state.tools, sorted }
+    const snapshot = withReveals(sorted, state.revealed, state.version)
+    snapshotMemo = { tools: state.tools, revealed: state.revealed, snapshot }
+    return snapshot
+  }
+  const snapshot: Effect.Effect<Snapshot> = Effect.map(committed, snapshotOf)
+  const declarationsNow = Effect.map(snapshot, (s) => s.declarations)
 
   const register = Effect.fn("ToolRegistry.register")(function*(tool: AnyTool) {
-    const outcome = yield* insert(tool)
-    if (outcome._tag !== "Disabled") yield* emit("registered", [outcome.name])
+    const outcome = yield* commit(registerStep(tool, qualify))
+    if (outcome._tag === "Replaced") {
+      yield* Effect.logWarning(`toolwright: tool "${tool.name}" registered twice; the later one replaces the earlier`)
+    }
     return outcome
   })
 
-  // Stand-ins for declared factories, until their first call loads the real tool.
-  const declaredOnly = new WeakSet<AnyTool>()
-  const isDeclaredOnly = (tool: AnyTool) => declaredOnly.has(tool)
+  /** The stand-in listed for a slot before (declared) or instead of (idle) its loaded tool. */
+  const standIn = (slot: Slot): AnyTool | undefined => {
+    const info = slot.factory.info
+    if (info === undefined) return undefined
+    return slot.factory.idleTimeToLive === undefined
+      ? declaredTool({ ...info, name: slot.name }, ensure(slot.name))
+      : idleTool({ ...info, name: slot.name }, JsonSchemaParams, acquire(slot))
+  }
 
   const registerFactory = Effect.fn("ToolRegistry.registerFactory")(function*(factory: ToolFactory) {
-    if (disabled.has(factory.name)) return { _tag: "Disabled", name: factory.name } as RegisterOutcome
-    const replaced = yield* nameTaken(factory.name)
-    yield* Ref.update(pending, (m) => new Map(m).set(factory.name, factory))
-    if (factory.info !== undefined) {
-      const standIn = declaredTool({ ...factory.info, name: factory.name }, ensure(factory.name))
-      declaredOnly.add(standIn)
-      yield* TxHashMap.set(tools, factory.name, standIn)
-      yield* bumpTools
-    }
-    return (replaced ? { _tag: "Replaced", name: factory.name } : { _tag: "Registered", name: factory.name }) as RegisterOutcome
+    return yield* commit(registerFactoryStep(factory, standIn))
   })
 
   for (const factory of factories) {
-    yield* registerFactory({ name: factory.name, load: Effect.provideContext(factory.load, context), info: factory.info })
+    const load = Effect.gen(function*() {
+      const scope = yield* Scope.Scope
+      return yield* Effect.provideContext(factory.load, Context.add(context, Scope.Scope, scope) as Context.Context<R | Scope.Scope>)
+    })
+    yield* registerFactory({ ...factory, load })
   }
 
-  // One in-flight load per name; a failure is not cached, so a later call retries.
-  const loads = yield* makeLoader((name: string) =>
-    Effect.gen(function*() {
-      const factory = (yield* Ref.get(pending)).get(name)
-      if (factory === undefined) return yield* new ToolNotRegistered({ message: unknownToolMessage(name) })
-      const tool = yield* factory.load.pipe(
-        Effect.catchCause((cause) =>
-          Effect.fail(new ExecutionFailed({ message: `Tool "${name}" could not be loaded: ${Cause.pretty(cause)}` }))
-        )
-      )
-      yield* Ref.update(pending, (m) => {
-        const next = new Map(m)
-        next.delete(name)
-        return next
+  /** A reference to a slot's tool for the enclosing scope; a failed acquisition is dropped, so a later call retries. */
+  function acquire(slot: Slot): Effect.Effect<AnyTool, ToolNotRegistered | ExecutionFailed, Scope.Scope> {
+    return RcMap.get(resources, slot.id).pipe(Effect.tapError(() => RcMap.invalidate(resources, slot.id)))
+  }
+
+  /** Stores a loaded tool if its slot is still the current one; `undefined` when it was replaced meanwhile. */
+  const storeLoaded = (slot: Slot, tool: AnyTool, pin: Scope.Closeable | undefined) => commit(storeLoadedStep(slot, tool, pin))
+
+  /** Loads a kept tool: the registry pins its resources until the tool goes. */
+  const loadKept = (slot: Slot) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function*() {
+        const pin = yield* Scope.fork(registryScope)
+        const exit = yield* Effect.exit(restore(Scope.provide(RcMap.get(resources, slot.id), pin)))
+        if (Exit.isFailure(exit)) {
+          // The pin was the entry's only holder on this path: closing it drops the failed entry.
+          yield* Scope.close(pin, Exit.void)
+          return yield* Effect.failCause(exit.cause)
+        }
+        const stored = yield* storeLoaded(slot, exit.value, pin)
+        if (!stored.pinKept) yield* Scope.close(pin, Exit.void)
+        return stored.tool
       })
-      const loaded = tool.name === name ? tool : tool.withName(name)
-      yield* TxHashMap.set(tools, name, loaded)
-      yield* bumpTools
-      return loaded
+    )
+
+  /** Loads an undeclared idle tool once to learn its declaration, and lists its stand-in. */
+  const loadIdle = (slot: Slot) =>
+    Effect.gen(function*() {
+      const tool = yield* Effect.scoped(acquire(slot))
+      return (yield* storeLoaded(slot, idleTool(tool, tool.params, acquire(slot)), undefined)).tool
     })
-  )
 
   function ensure(name: string): Effect.Effect<AnyTool, ToolNotRegistered | ExecutionFailed> {
     return Effect.gen(function*() {
-      const loaded = (yield* snapshot).byNameMap.get(name)
-      if (loaded !== undefined && !isDeclaredOnly(loaded)) return loaded
-      const existing = yield* TxHashMap.get(tools, name)
-      if (existing._tag === "Some" && !isDeclaredOnly(existing.value)) return existing.value
-      if (!(yield* Ref.get(pending)).has(name)) return yield* new ToolNotRegistered({ message: unknownToolMessage(name) })
-      return yield* loads(name)
+      const state = yield* committed
+      const slot = HashMap.get(state.factories, name)
+      const listed = HashMap.get(state.tools, name)
+      if (slot._tag === "None") {
+        if (listed._tag === "Some") return listed.value
+        return yield* new ToolNotRegistered({ message: unknownToolMessage(name) })
+      }
+      const idle = slot.value.factory.idleTimeToLive !== undefined
+      if (listed._tag === "Some" && (idle || HashMap.has(state.pins, slot.value.id))) return listed.value
+      const loaded = yield* (idle ? loadIdle(slot.value) : loadKept(slot.value))
+      // Replaced while it loaded: the new factory is the one to load.
+      return loaded ?? (yield* ensure(name))
     })
   }
 
   /** Loads the pending factories that match `which` (all, or only those without a declaration). */
-  const warm = (which: "all" | "undeclared") => Effect.gen(function*() {
-    const names = Array.from((yield* Ref.get(pending)).values())
-      .filter((factory) => which === "all" || factory.info === undefined)
-      .map((factory) => factory.name)
-    if (names.length === 0) return { loaded: 0, failed: [] as ReadonlyArray<string> }
-    const results = yield* Effect.forEach(names, (name) => Effect.exit(ensure(name)), { concurrency: "unbounded" })
-    const failed = names.filter((_, i) => Exit.isFailure(results[i]!))
-    for (const name of failed) yield* Effect.logWarning(`toolwright: tool "${name}" failed to load`)
-    return { loaded: names.length - failed.length, failed }
-  }).pipe(Effect.withSpan("ToolRegistry.warmAll"))
+  const warm = (which: "all" | "undeclared") =>
+    Effect.gen(function*() {
+      const state = yield* committed
+      if (which === "undeclared" && HashSet.size(state.undeclared) === 0) return { loaded: 0, failed: [] as ReadonlyArray<string> }
+      const names = which === "undeclared"
+        ? Array.from(state.undeclared)
+        : Array.from(HashMap.values(state.factories))
+          .filter((slot) => HashSet.has(state.undeclared, slot.name) || (slot.factory.idleTimeToLive === undefined && !HashMap.has(state.pins, slot.id)))
+          .map((slot) => slot.name)
+      if (names.length === 0) return { loaded: 0, failed: [] as ReadonlyArray<string> }
+      const results = yield* Effect.forEach(names, (name) => Effect.exit(ensure(name)), { concurrency: "unbounded" })
+      const failed = names.filter((_, i) => Exit.isFailure(results[i]!))
+      for (const name of failed) yield* Effect.logWarning(`toolwright: tool "${name}" failed to load`)
+      return { loaded: names.length - failed.length, failed }
+    }).pipe(Effect.withSpan("ToolRegistry.warmAll"))
   const warmAll = warm("all")
   const warmUndeclared = warm("undeclared")
 
-  const names = Effect.map(
-    Effect.all([snapshot, Ref.get(pending)]),
-    ([snap, factories]) =>
-      factories.size === 0
-        ? snap.byName.map((t) => t.name)
-        : Array.from(new Set([...snap.byName.map((t) => t.name), ...factories.keys()])).sort()
-  )
+  const names = Effect.map(committed, (state) => {
+    const listed = snapshotOf(state).byName.map((t) => t.name)
+    return HashSet.size(state.undeclared) === 0 ? listed : [...listed, ...state.undeclared].sort()
+  })
 
   const canonicalName = (requested: string) =>
-    Effect.map(Effect.all([snapshot, Ref.get(pending)]), ([snap, factories]) => {
+    Effect.map(committed, (state) => {
+      const snap = snapshotOf(state)
       const lower = requested.toLowerCase()
       const loaded = snap.byNameMap.has(requested) ? requested : snap.byLowerName().get(lower)
       if (loaded !== undefined) return loaded
-      for (const name of factories.keys()) if (name.toLowerCase() === lower) return name
+      for (const name of state.undeclared) if (name.toLowerCase() === lower) return name
       return undefined
     })
 
@@ -424,12 +410,16 @@ export const make = Effect.fnUntraced(function*<R = never>(
 
   const isDeferredAndHidden = (name: string) => Effect.map(snapshot, (s) => s.isHidden(name))
 
-  const hiddenTools = Effect.andThen(warmUndeclared, Effect.map(snapshot, (s) => s.hiddenList))
+  /** A view of the snapshot after loading the undeclared factories (one read when there are none, the usual case). */
+  const loadedView = <A>(view: (snapshot: Snapshot) => A): Effect.Effect<A> =>
+    Effect.flatMap(committed, (state) =>
+      HashSet.size(state.undeclared) === 0
+        ? Effect.succeed(view(snapshotOf(state)))
+        : Effect.andThen(warmUndeclared, Effect.map(snapshot, view)))
 
-  const deferredView = Effect.andThen(
-    warmUndeclared,
-    Effect.map(snapshot, (s): DeferredView => ({ deferred: s.deferred, isHidden: s.isHidden }))
-  )
+  const hiddenTools = loadedView((s) => s.hiddenList)
+
+  const deferredView = loadedView((s): DeferredView => ({ deferred: s.deferred, isHidden: s.isHidden }))
 
   const deferredSummary = Effect.map(hiddenTools, (hidden) =>
     hidden.map((tool): DeferredSummary => ({
@@ -439,68 +429,44 @@ export const make = Effect.fnUntraced(function*<R = never>(
     })))
 
   const reveal = Effect.fn("ToolRegistry.reveal")(function*(requested: ReadonlyArray<string>) {
-    const newly = yield* Effect.tx(Effect.gen(function*() {
-      const added: Array<string> = []
-      for (const name of requested) {
-        const tool = yield* TxHashMap.get(tools, name)
-        if (tool._tag === "None" || (yield* TxHashSet.has(revealed, name))) continue
-        if (isVisible(tool.value, false, visible)) continue
-        yield* TxHashSet.add(revealed, name)
-        added.push(name)
-      }
-      return added
-    }))
-    if (newly.length > 0) yield* bumpReveals
+    const newly = yield* commit(revealStep(requested, visible))
     if (newly.length === 0) return newly
     const publish = yield* Ref.get(publisher)
-    const list = yield* declarationsNow
-    yield* publish(list).pipe(
-      Effect.catchCause((cause) =>
-        Effect.gen(function*() {
-          yield* Effect.tx(Effect.forEach(newly, (name) => TxHashSet.remove(revealed, name), { discard: true }))
-          yield* bumpReveals
-          const failure = Cause.findErrorOption(cause)
-          return yield* (failure._tag === "Some"
-            ? failure.value
-            : new PublishFailed({ message: Cause.pretty(cause) }))
-        })
-      )
+    yield* Effect.flatMap(declarationsNow, publish).pipe(
+      Effect.catchCause((cause) => {
+        const failure = Cause.findErrorOption(cause)
+        return failure._tag === "Some" ? Effect.fail(failure.value) : Effect.fail(new PublishFailed({ message: Cause.pretty(cause) }))
+      })
     )
-    yield* PubSub.publish(pubsub, { reason: "revealed", names: newly })
     return newly
   })
 
-  const clearRevealed = Effect.gen(function*() {
-    const before = Array.from(yield* TxHashSet.toHashSet(revealed))
-    yield* Effect.tx(Effect.forEach(before, (name) => TxHashSet.remove(revealed, name), { discard: true }))
-    yield* Effect.andThen(bumpReveals, Effect.void)
-    if (before.length > 0) yield* emit("unrevealed", before)
+  const clearRevealed = commit(clearRevealedStep)
+
+  const disable = Effect.fn("ToolRegistry.disable")(function*(requested: ReadonlyArray<string>) {
+    return yield* commit(removeNamesStep(requested, true))
   })
 
   const removeByServer = Effect.fn("ToolRegistry.removeByServer")(function*(serverName: string) {
-    const removed = yield* Effect.tx(Effect.gen(function*() {
-      const entries = yield* TxHashMap.entries(tools)
-      const names = entries.filter(([, tool]) => tool.serverName === serverName).map(([name]) => name)
-      for (const name of names) {
-        yield* TxHashMap.remove(tools, name)
-        yield* TxHashSet.remove(revealed, name)
-      }
-      return names
-    }))
-    if (removed.length > 0) yield* Effect.andThen(bumpTools, bumpReveals)
-    if (removed.length > 0) yield* emit("removed", removed)
-    return removed
+    return yield* commit((state) => removeNamesStep(namesOfServer(state, serverName), false)(state))
   })
+
+  const subscribe = Effect.map(
+    TxPubSub.subscribe(events),
+    (queue) => Stream.fromEffectRepeat(TxQueue.takeAll(queue)).pipe(Stream.flattenArray)
+  )
 
   return ToolRegistry.of({
     register,
     registerFactory,
+    disable,
     ensure,
     warmAll,
     names,
     canonicalName,
     tools: allTools,
-    declarations: Effect.andThen(warmUndeclared, declarationsNow),
+    declarations: loadedView((s) => s.declarations),
+    toolSet: loadedView((s): ToolSet => ({ version: s.version, declarations: s.declarations })),
     isDeferredAndHidden,
     hiddenTools,
     deferredView,
@@ -509,27 +475,10 @@ export const make = Effect.fnUntraced(function*<R = never>(
     clearRevealed,
     removeByServer,
     setPublisher: (next) => Ref.set(publisher, next),
-    changes: Stream.fromPubSub(pubsub),
-    subscribe: Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
+    changes: Stream.unwrap(subscribe),
+    subscribe
   })
 })
-
-/**
- * A stand-in for a tool known only by its declaration: it is listed and searched like the tool, and
- * each call first loads the real tool (the registry's loader runs the factory once).
- */
-const declaredTool = (info: ToolInfo, load: Effect.Effect<AnyTool, ToolNotRegistered | ExecutionFailed>): AnyTool => {
-  let real: AnyTool | undefined
-  const loaded = Effect.map(load, (tool) => (real = tool))
-  return {
-    ...info,
-    params: JsonSchemaParams,
-    toAutoClassifierInput: (params) => real?.toAutoClassifierInput(params) ?? "",
-    build: (args, context) => Effect.flatMap(loaded, (tool) => tool.build(args, context)),
-    call: (params, context) => Effect.flatMap(loaded, (tool) => tool.call(params, context)),
-    withName: (name) => declaredTool({ ...info, name }, Effect.map(loaded, (tool) => tool.withName(name)))
-  }
-}
 
 /** The message for a name nobody registered. @category errors */
 export const unknownToolMessage = (name: string): string =>
@@ -544,14 +493,3 @@ export const layer = <R = never>(
   factories: ReadonlyArray<ToolFactory<R>> = [],
   options: RegistryOptions = {}
 ): Layer.Layer<ToolRegistry, never, R> => Layer.effect(ToolRegistry, make(factories, options))
-
-// A keyed loader: concurrent callers share one in-flight attempt; failures expire at once so a
-// later call retries.
-const makeLoader = <A, E>(lookup: (name: string) => Effect.Effect<A, E>) =>
-  Effect.map(
-    Cache.makeWith(lookup, {
-      capacity: Number.MAX_SAFE_INTEGER,
-      timeToLive: (exit) => (Exit.isSuccess(exit) ? Duration.infinity : Duration.zero)
-    }),
-    (cache) => (name: string) => Cache.get(cache, name)
-  )

@@ -198,6 +198,13 @@ export class Invocation<P = unknown, A = unknown, E = unknown> {
   execute(context: ExecuteContext = {}): Effect.Effect<ToolResult<A>, E> {
     return this.#spec.execute(context)
   }
+  /** The same call with its run wrapped (the registry holds an idle-released tool's resources while it runs). */
+  mapExecute<E2>(
+    f: (execute: Effect.Effect<ToolResult<A>, E>, context: ExecuteContext) => Effect.Effect<ToolResult<A>, E2>
+  ): Invocation<P, A, E | E2> {
+    const spec = this.#spec
+    return new makeInvocation<P, A, E | E2>(this.tool, this.params, { ...spec, execute: (context) => f(spec.execute(context), context) })
+  }
 }
 
 type InvocationConstructor = new <P, A, E>(tool: ToolInfo, params: P, spec: InvocationSpec<A, E>) => Invocation<P, A, E>

@@ -85,7 +85,7 @@ describe("tool_search keyword mode over a registry", () => {
     let matched = 0
     await fc.assert(
       fc.asyncProperty(fc.array(toolArb, { minLength: 1, maxLength: 25 }), fc.array(step, { minLength: 1, maxLength: 12 }), (initial, steps) =>
-        Effect.runPromise(Effect.gen(function*() {
+        Effect.runPromise(Effect.scoped(Effect.gen(function*() {
           const registry = yield* Registry.make()
           const search = makeToolSearch(registry)
           for (const t of initial) yield* registry.register(build(t))
@@ -109,7 +109,7 @@ describe("tool_search keyword mode over a registry", () => {
               yield* registry.removeByServer(s.server)
             }
           }
-        }))
+        })))
       ),
       { seed: SEED, numRuns: 80 }
     )
@@ -176,7 +176,7 @@ describe("declaration list after reveals", () => {
     const deferred = Array.from({ length: 60 }, (_, i) => makeTool(`${String.fromCharCode(97 + (i % 26))}${i}_deferred`))
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(fc.nat({ max: 59 }), { maxLength: 6 }), { minLength: 1, maxLength: 6 }), (rounds) =>
-        Effect.runPromise(Effect.gen(function*() {
+        Effect.runPromise(Effect.scoped(Effect.gen(function*() {
           const registry = yield* Registry.make()
           for (const t of [...visible, ...deferred]) yield* registry.register(t)
           const revealed = new Set<string>()
@@ -187,7 +187,7 @@ describe("declaration list after reveals", () => {
             const expected = sortTools([...visible, ...deferred.filter((t) => revealed.has(t.name))]).map((t) => t.name)
             assert.deepStrictEqual((yield* registry.declarations).map((t) => t.name), expected)
           }
-        }))
+        })))
       ),
       { seed: SEED, numRuns: 40 }
     )
