@@ -11,22 +11,28 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { AnyTool } from "../tool/tool.js"
 import type { ToolDeclaration } from "../tool/toolDeclaration.js"
-import { type BuiltinTool, builtinCatalog, type BuiltinToolName, type SessionServices } from "./catalog.js"
+import {
+  type BuiltinDeclarations,
+  type BuiltinTool,
+  builtinCatalog,
+  type BuiltinToolName,
+  type SessionServices
+} from "./catalog.js"
 
 /**
  * A replacement for a built-in tool's implementation.
  *
  * @category models
  */
-export interface BuiltinImplementation {
-  /** The declaration to list the tool under, with the built-in's name. Default: the built-in's own. */
-  readonly declaration?: ToolDeclaration | undefined
+export interface BuiltinImplementation<D extends ToolDeclaration = ToolDeclaration> {
+  /** The declaration to list the tool under (the built-in's name and params type). Default: the built-in's own. */
+  readonly declaration?: D | undefined
   /**
    * Builds the tool on its first call, with the session's services. It receives the declaration
    * it is listed under: `defineTool({ ...declaration, invoke })` keeps the declared params and
    * description, so the list a model sees is the same before and after the first call.
    */
-  readonly make: (declaration: ToolDeclaration) => Effect.Effect<AnyTool, unknown, SessionServices>
+  readonly make: (declaration: D) => Effect.Effect<AnyTool, unknown, SessionServices>
 }
 
 /**
@@ -53,7 +59,7 @@ export class BuiltinTools extends Context.Service<BuiltinTools, {
    * to another starts from the other's tools.
    */
   static readonly override = (
-    replacements: { readonly [Name in BuiltinToolName]?: BuiltinImplementation }
+    replacements: { readonly [Name in BuiltinToolName]?: BuiltinImplementation<BuiltinDeclarations[Name]> }
   ): Layer.Layer<BuiltinTools> =>
     Layer.effect(
       BuiltinTools,

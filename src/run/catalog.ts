@@ -31,7 +31,7 @@ import type { ShellServices } from "../shell/layer.js"
 import { runShellCommandDeclaration } from "../shell/runShellCommand.decl.js"
 import { sendMessageDeclaration } from "../shell/sendMessage.decl.js"
 import { taskStopDeclaration } from "../shell/taskStop.decl.js"
-import type { AnyTool } from "../tool/tool.js"
+import type { AnyTool, ToolParams } from "../tool/tool.js"
 import type { ToolDeclaration } from "../tool/toolDeclaration.js"
 
 /** The services a built-in tool's constructor may use. @category models */
@@ -45,16 +45,16 @@ export type SessionServices =
   | ShellServices
 
 /** A built-in tool: how it is declared, and how a session builds it on its first call. @category models */
-export interface BuiltinTool<Name extends string = string> {
-  readonly declaration: ToolDeclaration<Name>
+export interface BuiltinTool<Name extends string = string, P extends ToolParams = ToolParams> {
+  readonly declaration: ToolDeclaration<Name, P>
   readonly make: Effect.Effect<AnyTool, unknown, SessionServices>
 }
 
-const builtin = <const Name extends string, M>(
-  declaration: ToolDeclaration<Name, any>,
+const builtin = <const Name extends string, P extends ToolParams, M>(
+  declaration: ToolDeclaration<Name, P>,
   importModule: () => Promise<M>,
   construct: (module: M) => Effect.Effect<AnyTool, unknown, SessionServices>
-): BuiltinTool<Name> => ({ declaration, make: Effect.flatMap(Effect.promise(importModule), construct) })
+): BuiltinTool<Name, P> => ({ declaration, make: Effect.flatMap(Effect.promise(importModule), construct) })
 
 /** Every built-in tool, in catalog order. @category constants */
 export const builtinCatalog = [
@@ -81,6 +81,11 @@ export const builtinCatalog = [
 
 /** The name of a built-in tool. @category models */
 export type BuiltinToolName = typeof builtinCatalog[number]["declaration"]["name"]
+
+/** Each built-in's declaration type, by name (its params typed). @category models */
+export type BuiltinDeclarations = {
+  readonly [T in typeof builtinCatalog[number] as T["declaration"]["name"]]: T["declaration"]
+}
 
 /**
  * A built-in as a registry factory: declared (listed and searched without loading), its module

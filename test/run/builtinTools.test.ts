@@ -41,12 +41,9 @@ const declarationsOf = (layer: ReturnType<typeof sessionLayer>) =>
 const recordingShell = (seen: Ref.Ref<ReadonlyArray<string>>) =>
   BuiltinTools.override({
     run_shell_command: {
-      // The declaration it is handed is the built-in's: its own module gives the params their types.
       make: (declaration) =>
         Effect.succeed(defineTool({
-          ...runShellCommandDeclaration,
           ...declaration,
-          params: runShellCommandDeclaration.params,
           invoke: (params) =>
             Effect.succeed({
               description: `remote: ${params.command}`,
@@ -92,7 +89,7 @@ describe("BuiltinTools", () => {
         run_shell_command: {
           declaration: remote,
           make: (declaration) =>
-            Effect.succeed(defineTool({ ...declaration, params: remote.params, invoke: () => Effect.die("not called") }))
+            Effect.succeed(defineTool({ ...declaration, invoke: () => Effect.die("not called") }))
         }
       }))
       const listed = yield* declarationsOf(layer)
@@ -109,7 +106,7 @@ describe("BuiltinTools", () => {
     Effect.gen(function*() {
       const seen = yield* Ref.make<ReadonlyArray<string>>([])
       const quiet = BuiltinTools.override({
-        task_stop: { make: (declaration) => Effect.succeed(defineTool({ ...declaration, params: declaration.params, invoke: () => Effect.die("x") })) }
+        task_stop: { make: (declaration) => Effect.succeed(defineTool({ ...declaration, invoke: () => Effect.die("x") })) }
       })
       const layer = sessionLayer(quiet.pipe(Layer.provide(recordingShell(seen))))
       const result = yield* Effect.gen(function*() {
@@ -123,7 +120,8 @@ describe("BuiltinTools", () => {
     Effect.gen(function*() {
       const other = declareTool({ name: "remote_shell", displayName: "Remote", description: "x", kind: Kind.Execute, params: runShellCommandDeclaration.params })
       const layer = sessionLayer(BuiltinTools.override({
-        run_shell_command: { declaration: other, make: () => Effect.die("not built") }
+        // The types refuse another name; a JavaScript caller meets the check when the session is built.
+        run_shell_command: { declaration: other as unknown as typeof runShellCommandDeclaration, make: () => Effect.die("not built") }
       }))
       const exit = yield* Effect.exit(declarationsOf(layer))
       assert.isTrue(Exit.isFailure(exit))
