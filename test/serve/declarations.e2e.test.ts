@@ -37,5 +37,5 @@ describe("built-in declarations in the builds", () => {
       assert.isTrue(files.has(f.replace(/\.md$/, ".decl.js")), `${f} has its declaration module beside it`)
       assert.isTrue(files.has(path.posix.join("dist/bundle", path.posix.basename(f))), `${f} is in dist/bundle too`)
     }
-  })
+  }, 120_000)
 })
