@@ -1,6 +1,6 @@
 /**
- * The declaration of `edit`: what a model is shown (the description is edit.md). The behaviour is in
- * edit.ts, imported on the tool's first call.
+ * The declaration of `edit`: what a model is shown (the description is edit.md). The behaviour is
+ * in edit.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

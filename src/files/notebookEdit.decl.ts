@@ -1,6 +1,6 @@
 /**
- * The declaration of `notebook_edit`: what a model is shown (the description is notebookEdit.md). The behaviour is in
- * notebookEdit.ts, imported on the tool's first call.
+ * The declaration of `notebook_edit`: what a model is shown (the description is notebookEdit.md).
+ * The behaviour is in notebookEdit.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
- * The declaration of `read_file`: what a model is shown (the description is readFile.md). The behaviour is in
- * readFile.ts, imported on the tool's first call.
+ * The declaration of `read_file`: what a model is shown (the description is readFile.md). The
+ * behaviour is in readFile.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

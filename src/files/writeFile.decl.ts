@@ -1,6 +1,6 @@
 /**
- * The declaration of `write_file`: what a model is shown (the description is writeFile.md). The behaviour is in
- * writeFile.ts, imported on the tool's first call.
+ * The declaration of `write_file`: what a model is shown (the description is writeFile.md). The
+ * behaviour is in writeFile.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

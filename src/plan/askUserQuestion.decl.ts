@@ -1,7 +1,7 @@
 /**
  * The declaration of `ask_user_question`: what a model is shown (the description is
- * askUserQuestion.md), with the schema's messages and limits. The behaviour is in askUserQuestion.ts,
- * imported on the tool's first call.
+ * askUserQuestion.md), with the schema's messages and limits. The behaviour is in
+ * askUserQuestion.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

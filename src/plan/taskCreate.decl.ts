@@ -1,6 +1,6 @@
 /**
- * The declaration of `task_create`: what a model is shown (the description is taskCreate.md). The behaviour is in
- * taskCreate.ts, imported on the tool's first call.
+ * The declaration of `task_create`: what a model is shown (the description is taskCreate.md). The
+ * behaviour is in taskCreate.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
- * The declaration of `task_list`: what a model is shown (the description is taskList.md). The behaviour is in
- * taskList.ts, imported on the tool's first call.
+ * The declaration of `task_list`: what a model is shown (the description is taskList.md). The
+ * behaviour is in taskList.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
- * The declaration of `task_update`: what a model is shown (the description is taskUpdate.md). The behaviour is in
- * taskUpdate.ts, imported on the tool's first call.
+ * The declaration of `task_update`: what a model is shown (the description is taskUpdate.md). The
+ * behaviour is in taskUpdate.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

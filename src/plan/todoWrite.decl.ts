@@ -1,6 +1,6 @@
 /**
- * The declaration of `todo_write`: what a model is shown (the description is todoWrite.md). The behaviour is in
- * todoWrite.ts, imported on the tool's first call.
+ * The declaration of `todo_write`: what a model is shown (the description is todoWrite.md). The
+ * behaviour is in todoWrite.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

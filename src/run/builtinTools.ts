@@ -72,7 +72,8 @@ export class BuiltinTools extends Context.Service<BuiltinTools, {
           const declaration = replacement.declaration ?? tool.declaration
           if (declaration.name !== tool.declaration.name) {
             return Effect.die(new Error(
-              `BuiltinTools.override: the declaration given for "${tool.declaration.name}" is named "${declaration.name}"; a replacement keeps the built-in's name.`
+              `BuiltinTools.override: the declaration given for "${tool.declaration.name}" is named ` +
+                `"${declaration.name}"; a replacement keeps the built-in's name.`
             ))
           }
           return Effect.succeed({ declaration, make: Effect.suspend(() => replacement.make(declaration)) })

@@ -1,6 +1,6 @@
 /**
- * The declaration of `send_message`: what a model is shown (the description is sendMessage.md). The behaviour
- * is in sendMessage.ts, imported on the tool's first call.
+ * The declaration of `send_message`: what a model is shown (the description is sendMessage.md). The
+ * behaviour is in sendMessage.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
- * The declaration of `task_stop`: what a model is shown (the description is taskStop.md). The behaviour
- * is in taskStop.ts, imported on the tool's first call.
+ * The declaration of `task_stop`: what a model is shown (the description is taskStop.md). The
+ * behaviour is in taskStop.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
- * The declaration of `glob`: what a model is shown (the description is glob.md). The behaviour is in
- * globTool.ts, imported on the tool's first call.
+ * The declaration of `glob`: what a model is shown (the description is glob.md). The behaviour is
+ * in globTool.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */

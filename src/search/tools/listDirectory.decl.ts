@@ -1,6 +1,6 @@
 /**
- * The declaration of `list_directory`: what a model is shown (the description is listDirectory.md). The behaviour is in
- * listDirectoryTool.ts, imported on the tool's first call.
+ * The declaration of `list_directory`: what a model is shown (the description is listDirectory.md).
+ * The behaviour is in listDirectoryTool.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */
