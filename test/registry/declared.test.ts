@@ -183,6 +183,8 @@ describe("built-in declarations (a *.decl.ts module and a .md beside each tool)"
       const implementations = ours.filter((m) => m.startsWith(room) && !m.endsWith(".decl.js") && !declarationLeaves.has(m))
       assert.deepStrictEqual(implementations, [], `loaded ${room}`)
     }
+    // Wherever the shell's modules live (rooms may split into wings), the shell tool is not loaded.
+    assert.deepStrictEqual(ours.filter((m) => /(^|\/)(runShellCommand|foreground|sedEdit)\.js$/.test(m)), [])
     assert.strictEqual(ours.filter((m) => m.endsWith(".decl.js")).length, builtinCatalog.length)
     assert.deepStrictEqual(loaded.filter((url) => /node_modules\/(@modelcontextprotocol|zod|diff|iconv-lite|node-pty)\//.test(url)), [])
   })
