@@ -6,6 +6,7 @@
 import { Console, Effect, Layer, ManagedRuntime, Schema, Stream } from "effect"
 import {
   Approver,
+  BuiltinTools,
   defineTool,
   ExecutionFailed,
   Kind,
@@ -152,6 +153,27 @@ export const logToolSetChanges = Effect.gen(function*() {
     Effect.forkScoped
   )
 })
+
+// --- replacing a built-in tool ---
+// run_shell_command on a build machine: the same declaration (the model sees no difference),
+// another implementation; the shell module is never imported and no local process runs
+export const remoteShell = (run: (command: string) => Promise<string>) =>
+  BuiltinTools.override({
+    run_shell_command: {
+      make: (declaration) =>
+        Effect.succeed(defineTool({
+          ...declaration,
+          invoke: (params) =>
+            Effect.succeed({
+              description: `Run on the build machine: ${params.command}`,
+              execute: () => Effect.map(Effect.promise(() => run(params.command)), (output) => textResult(output))
+            })
+        }))
+    }
+  })
+
+export const withRemoteShell = (run: (command: string) => Promise<string>) =>
+  SessionLayer.layer({ roots: ["/home/me/src/app"] }).pipe(Layer.provide(remoteShell(run)))
 
 // --- saved outputs ---
 export const savedOutputs = Effect.gen(function*() {

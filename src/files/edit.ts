@@ -10,15 +10,12 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
 import { createChangePatch, createPatchSmart, getChangeDiffStat, getDiffStat } from "../text/diff.js"
 import type { Rung } from "../text/index.js"
 import {
   defineTool,
   ExecutionDenied,
   FileWriteFailure,
-  Kind,
-  PathParam,
   text
 } from "../tool/index.js"
 import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
@@ -27,26 +24,9 @@ import { commitPlan, makeMutationContext, unchangedSinceApproval } from "../writ
 import { writeFailure } from "../write/index.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
+import { EditParams, editDeclaration } from "./edit.decl.js"
 
-const DESCRIPTION = `Replaces text within a file, or creates a new file.
-
-- old_string is the exact text to replace, copied from read_file output (without the line-number prefix), with enough surrounding lines to match exactly one place. An empty old_string creates a new file with new_string as its content.
-- new_string is written verbatim (its trailing whitespace too). By default exactly one place must match; set replace_all to change every occurrence.
-- Read the file with read_file in this session before editing it; if the file changed since, read it again.
-- Small differences are tolerated when they are unambiguous: curly quotes and dashes for their ASCII forms, trailing whitespace, a uniformly different indentation, over-escaped \\n or \\". The result says when such an approximate match was used.
-- The file keeps its encoding, byte order mark and line endings. When nothing matches, the error shows the closest text in the file.`
-
-/** Params of `edit`. @category models */
-export const EditParams = Schema.Struct({
-  file_path: PathParam("The file to modify: absolute, or relative to the first workspace root."),
-  old_string: Schema.String.annotate({
-    description: "The exact text to replace (empty to create a new file). Include enough context to match one place."
-  }),
-  new_string: Schema.String.annotate({ description: "The replacement text, written verbatim." }),
-  replace_all: Schema.optionalKey(
-    Schema.Boolean.annotate({ description: "Replace every occurrence of old_string (default false)." })
-  )
-})
+export { EditParams } from "./edit.decl.js"
 
 /** The typed result of a successful edit. @category models */
 export interface EditData {
@@ -95,11 +75,7 @@ export const makeEdit = Effect.gen(function*() {
   const { cache, workspace, settings } = ctx
 
   return defineTool({
-    name: "edit",
-    displayName: "Edit",
-    description: DESCRIPTION,
-    kind: Kind.Edit,
-    params: EditParams,
+    ...editDeclaration,
     toAutoClassifierInput: (p) => {
       const oldPreview = preview(p.old_string)
       const newPreview = preview(p.new_string)

@@ -9,7 +9,6 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
 import { stat } from "../disk/index.js"
 import { encodeText, findUnrepresentable } from "../text/codec.js"
 import { createPatchSmart } from "../text/diff.js"
@@ -20,11 +19,9 @@ import {
   FileNotFound,
   FileWriteFailure,
   InvalidToolParams,
-  Kind,
   NotebookCellNotFound,
   NotebookEditFailure,
   NotebookInvalidJson,
-  PathParam,
   PriorReadVerificationFailed,
   TargetIsDirectory,
   TargetNotRegularFile,
@@ -35,21 +32,9 @@ import { snapshotReadFailure, writeFailure } from "../write/index.js"
 import { applyNotebookEdit, displayIds, hasStableIds, type Notebook, parseNotebook } from "./notebook.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
+import { NotebookEditParams, notebookEditDeclaration } from "./notebookEdit.decl.js"
 
-const DESCRIPTION = `Edits one cell of a Jupyter notebook (.ipynb): replace its source, insert a new cell, or delete it.
-
-- Read the notebook in full with read_file first (without offset or limit); cell ids are shown there.
-- cell_id is a cell's id, or cell-N (0-based position) for cells without one. insert adds the new cell after cell_id, or at the top when cell_id is omitted.
-- An edited code cell loses its outputs and execution count. Everything else in the file stays exactly as it was.`
-
-/** Params of `notebook_edit`. @category models */
-export const NotebookEditParams = Schema.Struct({
-  notebook_path: PathParam("The notebook to edit (.ipynb): absolute, or relative to the first workspace root."),
-  cell_id: Schema.optionalKey(Schema.String.annotate({ description: "The cell to edit, or to insert after: its id, or cell-N (0-based)." })),
-  new_source: Schema.optionalKey(Schema.String.annotate({ description: "The new source of the cell (required for replace and insert)." })),
-  cell_type: Schema.optionalKey(Schema.Literals(["code", "markdown"]).annotate({ description: "The cell type: code or markdown (insert default: code)." })),
-  edit_mode: Schema.optionalKey(Schema.Literals(["replace", "insert", "delete"]).annotate({ description: "replace (default), insert or delete." }))
-})
+export { NotebookEditParams } from "./notebookEdit.decl.js"
 
 /** The typed result of a notebook edit. @category models */
 export interface NotebookEditData {
@@ -136,11 +121,7 @@ export const makeNotebookEdit = Effect.gen(function*() {
   const { cache, workspace, settings } = ctx
 
   return defineTool({
-    name: "notebook_edit",
-    displayName: "NotebookEdit",
-    description: DESCRIPTION,
-    kind: Kind.Edit,
-    params: NotebookEditParams,
+    ...notebookEditDeclaration,
     validate,
     invoke: (params) =>
       Effect.gen(function*() {

@@ -9,11 +9,10 @@
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../output/config.js"
 import { FileReadCache } from "../session/readCache.js"
 import { Workspace } from "../session/workspace.js"
-import { defineTool, Kind, PathParam } from "../tool/index.js"
+import { defineTool } from "../tool/index.js"
 import { loadFileToolsSettings } from "../write/index.js"
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
@@ -21,25 +20,9 @@ import { parsePages } from "./pdf.js"
 import { type OpenedFile, openVerified, readFailure } from "./readHandle.js"
 import { HEAD_BYTES, type ReadFileData, readByKind, type ReadOutcome } from "./readKinds.js"
 import { fileKind, SNIFF_BYTES } from "./sniff.js"
+import { ReadFileParams, readFileDeclaration } from "./readFile.decl.js"
 
-const DESCRIPTION = `Reads a file from the workspace.
-
-- Text files are returned in pages: by default up to 1000 lines or 25000 characters from the start. When a file is longer, the result begins with "Showing lines a-b of N total lines." (for files of 10 MB or more, "of at least N total lines": the rest is not counted) — read on with offset (0-based line) and limit (number of lines). Trailing whitespace of each line is not shown.
-- Images (PNG, JPEG, GIF, WEBP, …), audio and video are returned as media; PDFs as an embedded document (pages selects up to 20 pages, e.g. "1-5"); Jupyter notebooks (.ipynb) as their cells with outputs, always in full.
-- Reading a file you already read in full, unchanged, returns a short placeholder instead of the content again; pass offset and limit to force a fresh copy.
-- Read a file before editing or overwriting it: edit and write_file require it.`
-
-/** Params of `read_file`. @category models */
-export const ReadFileParams = Schema.Struct({
-  file_path: PathParam("The file to read: absolute, or relative to the first workspace root."),
-  offset: Schema.optionalKey(
-    Schema.Int.annotate({ description: "0-based line to start reading from (0 or more). Use with limit for long files." })
-  ),
-  limit: Schema.optionalKey(Schema.Int.annotate({ description: "Number of lines to read (1 or more)." })),
-  pages: Schema.optionalKey(
-    Schema.String.annotate({ description: "PDF only: 1-based page range of at most 20 pages, e.g. \"3\" or \"1-5\"." })
-  )
-})
+export { ReadFileParams } from "./readFile.decl.js"
 
 const isNotebook = (file: string) => path.extname(unescapePath(file)).toLowerCase() === ".ipynb"
 
@@ -99,12 +82,7 @@ export const makeReadFile = Effect.gen(function*() {
   const readable = [...workspace.roots, ...workspace.extraReadableDirs]
 
   return defineTool({
-    name: "read_file",
-    displayName: "ReadFile",
-    description: DESCRIPTION,
-    kind: Kind.Read,
-    params: ReadFileParams,
-    maxOutputChars: Number.POSITIVE_INFINITY,
+    ...readFileDeclaration,
     validate,
     invoke: (params) =>
       Effect.gen(function*() {

@@ -10,7 +10,6 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
 import { isMissing } from "../tool/errno.js"
 import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
 import {
@@ -28,8 +27,6 @@ import {
   type FileTooLarge,
   FileWriteFailure,
   InvalidToolParams,
-  Kind,
-  PathParam,
   type PermissionDenied,
   text
 } from "../tool/index.js"
@@ -38,18 +35,9 @@ import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, u
 import { realLocation } from "../session/location.js"
 import { displayPath, unescapePath } from "../session/paths.js"
 import { snapshotReadFailure, writeFailure } from "../write/index.js"
+import { WriteFileParams, writeFileDeclaration } from "./writeFile.decl.js"
 
-const DESCRIPTION = `Writes content to a file, creating it (and missing parent directories) or replacing it entirely.
-
-- To change part of an existing file, prefer the edit tool. To overwrite one, read it with read_file in this session first.
-- An existing file keeps its encoding, byte order mark and line endings (content written with LF into a CRLF file gets CRLF); a new file is UTF-8.
-- The write is atomic: the file is never left half-written, and it is refused if the file changed since you read it.`
-
-/** Params of `write_file`. @category models */
-export const WriteFileParams = Schema.Struct({
-  file_path: PathParam("The file to write: absolute, or relative to the first workspace root."),
-  content: Schema.String.annotate({ description: "The complete new content of the file." })
-})
+export { WriteFileParams } from "./writeFile.decl.js"
 
 /** The typed result of a successful write. @category models */
 export interface WriteFileData {
@@ -116,11 +104,7 @@ export const makeWriteFile = Effect.gen(function*() {
   const { cache, workspace, settings } = ctx
 
   return defineTool({
-    name: "write_file",
-    displayName: "WriteFile",
-    description: DESCRIPTION,
-    kind: Kind.Edit,
-    params: WriteFileParams,
+    ...writeFileDeclaration,
     toAutoClassifierInput: (p) =>
       JSON.stringify({
         file_path: p.file_path,

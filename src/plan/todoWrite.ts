@@ -15,7 +15,6 @@ import { Session } from "../session/session.js"
 import { Workspace } from "../session/workspace.js"
 import { restateWriteFailure, writeFailureWith } from "../tool/errno.js"
 import { PLAN_FILE_MODE } from "./lock.js"
-import { Kind } from "../tool/kind.js"
 import { textResult } from "../tool/result.js"
 import { defineTool, type ToolEvent, type ToolEventHooks } from "../tool/tool.js"
 import {
@@ -28,21 +27,9 @@ import {
   todoFailedText,
   todosWrittenText
 } from "./todos.js"
+import { TodoWriteParams, todoWriteDeclaration } from "./todoWrite.decl.js"
 
-const DESCRIPTION = `Creates and updates a structured todo list for the current session, visible to the user.
-
-Use it for work with three or more distinct steps, for tasks the user lists, and whenever tracking progress helps the user follow along. Skip it for a single trivial step or a purely conversational answer.
-
-How it works:
-- Each call REPLACES the whole list: send every todo you want to keep, with its current status.
-- Statuses: pending, in_progress, completed. Keep exactly one todo in_progress while you work, and mark it completed as soon as it is done (not in batches later).
-- Ids are yours to choose and must be unique; keep an item's id when you change it.
-- Send an empty list to clear it.`
-
-/** The params of `todo_write`. @category schemas */
-export const TodoWriteParams = Schema.Struct({
-  todos: TodoList.annotateKey({ messageMissingKey: `Parameter "todos" must be an array.` })
-})
+export { TodoWriteParams } from "./todoWrite.decl.js"
 
 /** What a `todo_write` call did. @category models */
 export interface TodoWriteData {
@@ -133,11 +120,7 @@ export const makeTodoWrite = Effect.gen(function*() {
   })
 
   return defineTool({
-    name: "todo_write",
-    displayName: "TodoList",
-    description: DESCRIPTION,
-    kind: Kind.Think,
-    params: TodoWriteParams,
+    ...todoWriteDeclaration,
     invoke: (params) =>
       Effect.gen(function*() {
         const exists = yield* ifExists(stat(expectedFile)).pipe(

@@ -1,22 +1,38 @@
 /**
- * The catalog of built-in tools, as lazy factories: each is a dynamic `import()` plus a constructor
- * effect that receives the session's services. `tool_search` is not here: it needs the registry
- * itself, so the session registers it right after the registry is built.
+ * The catalog of built-in tools: each is its declaration (a small module beside the tool, imported
+ * now) and a constructor that imports the tool's module on first use and builds it with the
+ * session's services. Listing a built-in imports no tool module. `tool_search` is not here: it needs
+ * the registry itself, so the session registers it right after the registry is built.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
-import type { ToolFactory } from "../registry/registry.js"
+import { editDeclaration } from "../files/edit.decl.js"
+import { notebookEditDeclaration } from "../files/notebookEdit.decl.js"
+import { readFileDeclaration } from "../files/readFile.decl.js"
+import { writeFileDeclaration } from "../files/writeFile.decl.js"
 import type { ResolveServer } from "../mcp/resource.js"
 import type { OutputStore } from "../output/store.js"
+import { askUserQuestionDeclaration } from "../plan/askUserQuestion.decl.js"
+import { taskCreateDeclaration } from "../plan/taskCreate.decl.js"
+import { taskListDeclaration } from "../plan/taskList.decl.js"
+import { taskUpdateDeclaration } from "../plan/taskUpdate.decl.js"
+import { todoWriteDeclaration } from "../plan/todoWrite.decl.js"
+import type { ToolFactory } from "../registry/registry.js"
+import { globDeclaration } from "../search/tools/glob.decl.js"
+import { grepSearchDeclaration } from "../search/tools/grepSearch.decl.js"
+import { listDirectoryDeclaration } from "../search/tools/listDirectory.decl.js"
 import type { FileReadCache } from "../session/readCache.js"
 import type { Session } from "../session/session.js"
 import type { Workspace } from "../session/workspace.js"
 import type { ShellServices } from "../shell/layer.js"
-import type { ToolInfo } from "../tool/tool.js"
-import { builtinDeclarations } from "./builtinDeclarations.js"
+import { runShellCommandDeclaration } from "../shell/command/runShellCommand.decl.js"
+import { sendMessageDeclaration } from "../shell/background/sendMessage.decl.js"
+import { taskStopDeclaration } from "../shell/background/taskStop.decl.js"
+import type { AnyTool, ToolParams } from "../tool/tool.js"
+import type { ToolDeclaration } from "../tool/toolDeclaration.js"
 
 /** The services a built-in tool's constructor may use. @category models */
 export type SessionServices =
@@ -28,41 +44,65 @@ export type SessionServices =
   | Path.Path
   | ShellServices
 
-const declarations: ReadonlyMap<string, ToolInfo> = new Map(builtinDeclarations.map((info) => [info.name, info]))
+/** A built-in tool: how it is declared, and how a session builds it on its first call. @category models */
+export interface BuiltinTool<Name extends string = string, P extends ToolParams = ToolParams> {
+  readonly declaration: ToolDeclaration<Name, P>
+  readonly make: Effect.Effect<AnyTool, unknown, SessionServices>
+}
 
-/** A built-in factory, declared from the generated declarations so that listing it imports nothing. */
-const builtin = <M>(
-  name: string,
+const builtin = <const Name extends string, P extends ToolParams, M>(
+  declaration: ToolDeclaration<Name, P>,
   importModule: () => Promise<M>,
-  construct: (module: M) => ToolFactory<SessionServices>["load"]
-): ToolFactory<SessionServices> => ({
-  name,
-  load: Effect.flatMap(Effect.promise(importModule), construct),
-  info: declarations.get(name)
+  construct: (module: M) => Effect.Effect<AnyTool, unknown, SessionServices>
+): BuiltinTool<Name, P> => ({ declaration, make: Effect.flatMap(Effect.promise(importModule), construct) })
+
+/** Every built-in tool, in catalog order. @category constants */
+export const builtinCatalog = [
+  // files: read, edit, write, notebook cells
+  builtin(readFileDeclaration, () => import("../files/readFile.js"), (m) => m.makeReadFile),
+  builtin(editDeclaration, () => import("../files/edit.js"), (m) => m.makeEdit),
+  builtin(writeFileDeclaration, () => import("../files/writeFile.js"), (m) => m.makeWriteFile),
+  builtin(notebookEditDeclaration, () => import("../files/notebookEdit.js"), (m) => m.makeNotebookEdit),
+  // search: file contents (four grep backends), file names, one directory
+  builtin(grepSearchDeclaration, () => import("../search/tools/grepTool.js"), (m) => m.makeGrepSearch),
+  builtin(globDeclaration, () => import("../search/tools/globTool.js"), (m) => m.makeGlob),
+  builtin(listDirectoryDeclaration, () => import("../search/tools/listDirectoryTool.js"), (m) => m.makeListDirectory),
+  // plan: todo list, task board, questions to the user
+  builtin(todoWriteDeclaration, () => import("../plan/todoWrite.js"), (m) => m.makeTodoWrite),
+  builtin(taskCreateDeclaration, () => import("../plan/taskCreate.js"), (m) => m.makeTaskCreate),
+  builtin(taskUpdateDeclaration, () => import("../plan/taskUpdate.js"), (m) => m.makeTaskUpdate),
+  builtin(taskListDeclaration, () => import("../plan/taskList.js"), (m) => m.makeTaskList),
+  builtin(askUserQuestionDeclaration, () => import("../plan/askUserQuestion.js"), (m) => m.makeAskUserQuestion),
+  // shell: commands (PTY, background shells, simulated sed -i), stopping and talking to background shells
+  builtin(runShellCommandDeclaration, () => import("../shell/command/runShellCommand.js"), (m) => m.makeRunShellCommand),
+  builtin(taskStopDeclaration, () => import("../shell/background/taskStop.js"), (m) => m.makeTaskStop),
+  builtin(sendMessageDeclaration, () => import("../shell/background/sendMessage.js"), (m) => m.makeSendMessage)
+] as const
+
+/** The name of a built-in tool. @category models */
+export type BuiltinToolName = typeof builtinCatalog[number]["declaration"]["name"]
+
+/** Each built-in's declaration type, by name (its params typed). @category models */
+export type BuiltinDeclarations = {
+  readonly [T in typeof builtinCatalog[number] as T["declaration"]["name"]]: T["declaration"]
+}
+
+/**
+ * A built-in as a registry factory: declared (listed and searched without loading), its module
+ * imported on the first call. The declaration's JSON Schema is derived when the registry first reads it.
+ *
+ * @category constructors
+ */
+export const builtinFactory = (tool: BuiltinTool): ToolFactory<SessionServices> => ({
+  name: tool.declaration.name,
+  load: tool.make,
+  get info() {
+    return tool.declaration.info
+  }
 })
 
-/** Every built-in tool factory. @category constants */
-export const builtinFactories: ReadonlyArray<ToolFactory<SessionServices>> = [
-  // files: read, edit, write, notebook cells
-  builtin("read_file", () => import("../files/readFile.js"), (m) => m.makeReadFile),
-  builtin("edit", () => import("../files/edit.js"), (m) => m.makeEdit),
-  builtin("write_file", () => import("../files/writeFile.js"), (m) => m.makeWriteFile),
-  builtin("notebook_edit", () => import("../files/notebookEdit.js"), (m) => m.makeNotebookEdit),
-  // search: file contents (four grep backends), file names, one directory
-  builtin("grep_search", () => import("../search/tools/grepTool.js"), (m) => m.makeGrepSearch),
-  builtin("glob", () => import("../search/tools/globTool.js"), (m) => m.makeGlob),
-  builtin("list_directory", () => import("../search/tools/listDirectoryTool.js"), (m) => m.makeListDirectory),
-  // plan: todo list, task board, questions to the user
-  builtin("todo_write", () => import("../plan/todoWrite.js"), (m) => m.makeTodoWrite),
-  builtin("task_create", () => import("../plan/taskCreate.js"), (m) => m.makeTaskCreate),
-  builtin("task_update", () => import("../plan/taskUpdate.js"), (m) => m.makeTaskUpdate),
-  builtin("task_list", () => import("../plan/taskList.js"), (m) => m.makeTaskList),
-  builtin("ask_user_question", () => import("../plan/askUserQuestion.js"), (m) => m.makeAskUserQuestion),
-  // shell: commands (PTY, background shells, simulated sed -i), stopping and talking to background shells
-  builtin("run_shell_command", () => import("../shell/command/runShellCommand.js"), (m) => m.makeRunShellCommand),
-  builtin("task_stop", () => import("../shell/background/taskStop.js"), (m) => m.makeTaskStop),
-  builtin("send_message", () => import("../shell/background/sendMessage.js"), (m) => m.makeSendMessage)
-]
+/** Every built-in tool factory (the catalog, without replacements). @category constants */
+export const builtinFactories: ReadonlyArray<ToolFactory<SessionServices>> = builtinCatalog.map(builtinFactory)
 
 /** `read_mcp_resource` over a session's MCP servers (registered only when servers are configured). @category constructors */
 export const readMcpResourceFactory = (resolve: ResolveServer): ToolFactory => ({

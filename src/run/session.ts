@@ -24,7 +24,8 @@ import { resolveSandboxSettings, SandboxConfig, type SandboxOptions } from "../p
 import * as ShellLayer from "../shell/layer.js"
 import { McpGateway, type McpSessionOptions } from "../mcp/service.js"
 import type { Approver } from "./approver.js"
-import { builtinFactories, readMcpResourceFactory, type SessionServices } from "./catalog.js"
+import { BuiltinTools } from "./builtinTools.js"
+import { builtinFactory, readMcpResourceFactory, type SessionServices } from "./catalog.js"
 import { ToolHooks } from "./hooks.js"
 import type { ApprovalMode, PermissionRule } from "./policy.js"
 import * as SchedulerModule from "./scheduler.js"
@@ -73,7 +74,8 @@ export type SessionContext =
 
 /**
  * The session layer. The {@link Approver} is the door's: elicitation for `serve`, a prompt for the
- * CLI, a double in tests.
+ * CLI, a double in tests. A provided {@link BuiltinTools} (e.g. `BuiltinTools.override(...)`)
+ * replaces built-in implementations; without one, the catalog as shipped.
  *
  * @category layers
  */
@@ -116,7 +118,9 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
       }).pipe(Layer.provide(platform)),
       platform
     )
-    const factories = [...(options.builtins === false ? [] : builtinFactories), ...(options.tools ?? [])]
+    // The built-ins: the catalog, or what a provided `BuiltinTools` layer replaced in it.
+    const builtins = options.builtins === false ? [] : (yield* BuiltinTools.current).tools.map(builtinFactory)
+    const factories = [...builtins, ...(options.tools ?? [])]
     const registry = Layer.effect(
       Registry.ToolRegistry,
       Effect.gen(function*() {

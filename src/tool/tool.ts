@@ -338,13 +338,14 @@ export const paramsJsonSchema = (params: ToolParams): JsonSchemaObject => {
   return Object.keys(doc.definitions).length > 0 ? { ...rest, $defs: doc.definitions } : rest
 }
 
-type ToolFacts = Pick<
+/** The facts a tool is declared with (no behaviour, no derived fields). @category models */
+export type ToolFacts = Pick<
   ToolSpec<string, ToolParams, unknown, unknown, unknown>,
   "name" | "displayName" | "description" | "kind" | "shouldDefer" | "alwaysLoad" | "searchHint" | "maxOutputChars" | "truncateKeep" | "serverName"
 >
 
-/** The static facts of a tool, with the defaults applied. */
-const toolInfo = (spec: ToolFacts, pathFields: ReadonlyArray<string>, parametersJsonSchema: JsonSchemaObject): ToolInfo => ({
+/** The static facts of a tool, with the defaults applied. @category constructors */
+export const toolInfo = (spec: ToolFacts, pathFields: ReadonlyArray<string>, parametersJsonSchema: JsonSchemaObject): ToolInfo => ({
   name: spec.name,
   displayName: spec.displayName,
   description: spec.description,

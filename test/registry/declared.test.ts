@@ -9,11 +9,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Registry from "../../src/registry/registry.js"
-import { builtinDeclarations } from "../../src/run/builtinDeclarations.js"
-import { builtinFactories } from "../../src/run/catalog.js"
+import { builtinCatalog, builtinFactories } from "../../src/run/catalog.js"
 import { Approver } from "../../src/run/approver.js"
 import * as SessionLayer from "../../src/run/session.js"
-import { infoOf } from "../../src/tool/tool.js"
+import { infoOf, type ToolInfo } from "../../src/tool/tool.js"
 import { repoRoot } from "../support/serve.js"
 import { echoTool } from "../support/tools.js"
 
@@ -112,25 +111,40 @@ describe("declared factories", () => {
     }))
 })
 
-describe("built-in declarations (src/run/builtinDeclarations.ts)", () => {
-  it.live("match the built-in tools exactly; when this fails, run `npm run gen:docs`", () =>
+describe("built-in declarations (a *.decl.ts module and a .md beside each tool)", () => {
+  it.live("equal what each loaded tool builds: name, kind, flags, params JSON Schema and description", () =>
     Effect.gen(function*() {
-      assert.strictEqual(builtinDeclarations.length, builtinFactories.length)
-      const names = new Set(builtinFactories.map((f) => f.name))
-      assert.isTrue(builtinFactories.every((f) => f.info !== undefined), "every built-in factory is declared")
-      const tools = yield* Effect.gen(function*() {
+      const names = builtinCatalog.map((tool) => tool.declaration.name)
+      assert.strictEqual(new Set(names).size, names.length, "names are unique")
+      assert.deepStrictEqual(builtinFactories.map((f) => f.name), names)
+      const loaded = yield* Effect.gen(function*() {
         const registry = yield* Registry.ToolRegistry
         const warmed = yield* registry.warmAll
         assert.deepStrictEqual(warmed.failed, [])
-        return (yield* registry.tools).filter((t) => names.has(t.name))
+        return new Map((yield* registry.tools).map((tool) => [tool.name, infoOf(tool)]))
       }).pipe(
         Effect.provide(SessionLayer.layer({ roots: [tempDir()], stateDir: tempDir() }).pipe(
           Layer.provide(Approver.layerFixed({ _tag: "cancel" }))
         ))
       )
-      const live = [...tools].sort((a, b) => a.name.localeCompare(b.name)).map(infoOf)
-      assert.deepStrictEqual(live, [...builtinDeclarations])
+      for (const { declaration } of builtinCatalog) {
+        const info = infoOf(declaration.info)
+        assert.isAbove(info.description.length, 0, `${declaration.name}: a description`)
+        assert.notMatch(info.description, /\n$/, `${declaration.name}: the .md's final newline is not part of it`)
+        assert.deepStrictEqual(loaded.get(declaration.name), info, `${declaration.name}: declaration and tool differ`)
+      }
     }))
+
+  it("each description is a .md under src/, and the file names are unique (dist/bundle holds them flat)", () => {
+    const src = path.join(repoRoot, "src")
+    const markdown = fs.readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md"))
+    const basenames = markdown.map((f) => path.basename(f))
+    assert.strictEqual(new Set(basenames).size, basenames.length)
+    const texts = new Set(markdown.map((f) => fs.readFileSync(path.join(src, f), "utf8").replace(/\r?\n$/, "")))
+    for (const { declaration } of builtinCatalog) {
+      assert.isTrue(texts.has(declaration.description), `${declaration.name}: its description is a .md under src/`)
+    }
+  })
 
   it("a session's first declaration list, through the built library, imports no tool module and no MCP client", () => {
     // A child process with a loader hook that records every module it loads.
@@ -149,18 +163,29 @@ describe("built-in declarations (src/run/builtinDeclarations.ts)", () => {
       const layer = tw.SessionLayer.layer({ roots: [${JSON.stringify(tempDir())}], stateDir: ${JSON.stringify(tempDir())} })
         .pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "cancel" })))
       const list = await Effect.runPromise(Effect.gen(function*() { return yield* (yield* tw.Registry.ToolRegistry).declarations }).pipe(Effect.provide(layer)))
-      console.log(JSON.stringify(list.map((t) => t.name)))
+      console.log(JSON.stringify(list.map(tw.infoOf)))
     `)
     const run = spawnSync(process.execPath, [path.join(dir, "main.mjs")], { cwd: repoRoot, encoding: "utf8" })
     assert.strictEqual(run.status, 0, run.stderr)
-    const listed: Array<string> = JSON.parse(run.stdout.trim())
-    assert.includeMembers(listed, ["edit", "glob", "grep_search", "read_file", "run_shell_command", "tool_search", "write_file"])
+    const listed: Array<ToolInfo> = JSON.parse(run.stdout.trim())
+    assert.includeMembers(listed.map((t) => t.name), ["edit", "glob", "grep_search", "read_file", "run_shell_command", "tool_search", "write_file"])
+    // The built library reads the descriptions copied into dist/ by the build.
+    for (const { declaration } of builtinCatalog) {
+      const shown = listed.find((t) => t.name === declaration.name)
+      if (shown !== undefined) assert.strictEqual(shown.description, declaration.description, declaration.name)
+    }
     const loaded = run.stderr.split("\n").filter((l) => l.startsWith("LOADED ")).map((l) => l.slice(7))
     const ours = loaded.filter((url) => url.includes("/dist/")).map((url) => url.slice(url.indexOf("/dist/") + 6))
+    // Declarations load, with the few leaf modules their params use; no implementation does.
+    // text/fileIo.js is the one leaf the output store shares (SHA-256 of bytes; it imports only node:crypto).
+    const declarationLeaves = new Set(["text/fileIo.js", "plan/board.js", "plan/taskParams.js", "plan/todos.js", "search/constants.js"])
     for (const room of ["files/", "search/", "plan/", "text/", "shell/runShellCommand", "mcp/gateway", "mcp/client", "serve/"]) {
-      // text/fileIo.js is the one leaf the output store shares (SHA-256 of bytes; it imports only node:crypto).
-      assert.deepStrictEqual(ours.filter((m) => m.startsWith(room) && m !== "text/fileIo.js"), [], `loaded ${room}`)
+      const implementations = ours.filter((m) => m.startsWith(room) && !m.endsWith(".decl.js") && !declarationLeaves.has(m))
+      assert.deepStrictEqual(implementations, [], `loaded ${room}`)
     }
+    // Wherever the shell's modules live (rooms may split into wings), the shell tool is not loaded.
+    assert.deepStrictEqual(ours.filter((m) => /(^|\/)(runShellCommand|foreground|sedEdit)\.js$/.test(m)), [])
+    assert.strictEqual(ours.filter((m) => m.endsWith(".decl.js")).length, builtinCatalog.length)
     assert.deepStrictEqual(loaded.filter((url) => /node_modules\/(@modelcontextprotocol|zod|diff|iconv-lite|node-pty)\//.test(url)), [])
   })
 })

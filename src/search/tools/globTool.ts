@@ -9,30 +9,17 @@
 import * as path from "node:path"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../../output/config.js"
 import { realLocations } from "../../session/location.js"
 import { Workspace, type WorkspaceService } from "../../session/workspace.js"
-import { defineTool, GlobExecutionError, InvalidToolParams, Kind, PathNotInWorkspace, PathParam, textResult } from "../../tool/index.js"
+import { defineTool, GlobExecutionError, InvalidToolParams, PathNotInWorkspace, textResult } from "../../tool/index.js"
 import { MAX_GLOB_COLLECTED_ENTRIES, RECENCY_THRESHOLD_MS } from "../constants.js"
 import { patternTooLong, shortErrorMessage } from "../patternLimits.js"
 import { formatGlobResult, type GlobEntry, type GlobLocation, type GlobResult, globSearch, sortFileEntries, validateGlobPattern } from "../glob.js"
 import { containingRoot, displayPath, resolveSearchPath, searchRoots } from "./paths.js"
+import { GlobParams, globDeclaration } from "./glob.decl.js"
 
-const DESCRIPTION = `Finds files whose path matches a glob pattern (such as "**/*.ts", "src/**/*.{js,jsx}", "**/README.md" or "*.json") and returns their absolute paths: files changed in the last 24 hours first, newest first, then the rest in path order.
-
-- Patterns are relative to path (or to each workspace root when path is omitted); matching is case-insensitive and includes dot files. A file name that exists literally (e.g. "file[1].txt") is matched literally.
-- Files ignored by .gitignore or .toolwrightignore and .git directories are skipped; symbolic links are not followed.
-- At most 100 paths are shown, and the search stops after 1000 matches: narrow the pattern or path for more.
-- To search file contents use grep_search; to see one directory use list_directory.`
-
-/** Params of `glob`. @category models */
-export const GlobParams = Schema.Struct({
-  pattern: Schema.String.annotate({ description: "The glob pattern to match file paths against, e.g. \"**/*.py\" or \"docs/*.md\"." }),
-  path: Schema.optionalKey(PathParam(
-    "The directory to search in: absolute, or relative to the first workspace root. Default: every workspace root."
-  ))
-})
+export { GlobParams } from "./glob.decl.js"
 
 /** Typed success of `glob`. @category models */
 export interface GlobData {
@@ -115,11 +102,7 @@ export const makeGlob = Effect.gen(function*() {
   const workspace = yield* Workspace
 
   return defineTool({
-    name: "glob",
-    displayName: "Glob",
-    description: DESCRIPTION,
-    kind: Kind.Search,
-    params: GlobParams,
+    ...globDeclaration,
     validate,
     invoke: (params) =>
       Effect.gen(function*() {

@@ -9,12 +9,11 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../../output/config.js"
 import { realLocations } from "../../session/location.js"
 import { FileReadCache } from "../../session/readCache.js"
 import { Workspace } from "../../session/workspace.js"
-import { defineTool, ExecutionTimeout, GrepExecutionError, Kind, PathParam, textResult } from "../../tool/index.js"
+import { defineTool, ExecutionTimeout, GrepExecutionError, textResult } from "../../tool/index.js"
 import { GREP_MAX_OUTPUT_CHARS, GREP_TIMEOUT_MS } from "../constants.js"
 import { formatGrepResult, type SearchLocation, type SearchOutput } from "../grep/format.js"
 import { grepSearch } from "../grep/search.js"
@@ -26,35 +25,9 @@ import { validateGrepPattern } from "../regex/compile.js"
 import { grepBackendChoice } from "./backend.js"
 import { recordGrepReads } from "./grepReads.js"
 import { containingRoot, displayPath, resolveSearchPath, searchRoots } from "./paths.js"
+import { GrepSearchParams, grepSearchDeclaration } from "./grepSearch.decl.js"
 
-const DESCRIPTION = `Searches the contents of files for a regular expression and returns the matching lines as path:line:text, under a header with the total number of matches.
-
-- pattern: a regular expression in JavaScript syntax, e.g. "function\\s+\\w+", "TODO|FIXME", "^import .* from". Matching is always case-insensitive and line by line.
-- path: the file or directory to search (absolute, or relative to the first workspace root). Omit it to search every workspace root.
-- glob: only search files whose path matches, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.py", "!*.min.js".
-- limit: show at most this many matching lines (the output never shows more than 1000 lines or about 20000 characters; the header always gives the total).
-- Files ignored by .gitignore or .toolwrightignore, binary files, files over 20 MB and .git directories are skipped; hidden files are searched.
-- Paths are relative to the first workspace root (absolute for other roots): pass them as they are to read_file or edit.
-- A file you have seen here counts as read: you may edit the lines shown without calling read_file first.
-- Use this instead of running grep or rg through the shell.`
-
-/** Params of `grep_search`. @category models */
-export const GrepSearchParams = Schema.Struct({
-  pattern: Schema.String.annotate({
-    description: "The regular expression to search for (JavaScript syntax, always case-insensitive), e.g. \"log.*Error\"."
-  }),
-  glob: Schema.optionalKey(Schema.String.annotate({
-    description: "Only search files matching this glob, e.g. \"*.js\", \"*.{ts,tsx}\", \"src/**\". Default: every file."
-  })),
-  path: Schema.optionalKey(PathParam(
-    "The file or directory to search: absolute, or relative to the first workspace root. Default: every workspace root."
-  )),
-  limit: Schema.optionalKey(
-    Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "limit must be a positive integer" })).annotate({
-      description: "Most matching lines to show (1 or more). Default: up to 1000, within the output cap."
-    })
-  )
-})
+export { GrepSearchParams } from "./grepSearch.decl.js"
 
 /** Typed success of `grep_search`. @category models */
 export interface GrepSearchData {
@@ -152,12 +125,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
     const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS
 
     return defineTool({
-      name: "grep_search",
-      displayName: "Grep",
-      description: DESCRIPTION,
-      kind: Kind.Search,
-      params: GrepSearchParams,
-      maxOutputChars: GREP_MAX_OUTPUT_CHARS,
+      ...grepSearchDeclaration,
       validate,
       invoke: (params) =>
         Effect.gen(function*() {

@@ -9,36 +9,15 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import { CurrentOutputLimits } from "../../output/config.js"
 import { realLocation } from "../../session/location.js"
 import { Workspace } from "../../session/workspace.js"
-import { defineTool, Kind, LsExecutionError, PathParam, textResult } from "../../tool/index.js"
+import { defineTool, LsExecutionError, textResult } from "../../tool/index.js"
 import { formatListDirectory, listDirectory, type ListEntry, validateIgnoreGlobs } from "../listDirectory.js"
 import { cleanPathInput, containingRoot, displayPath } from "./paths.js"
+import { ListDirectoryParams, listDirectoryDeclaration } from "./listDirectory.decl.js"
 
-const DESCRIPTION = `Lists the files and subdirectories directly inside a directory: directories first (prefixed "[DIR] "), then files, each sorted by name.
-
-- path: the directory (absolute, or relative to the first workspace root; "." is the first root).
-- ignore: glob patterns matched against entry names to leave out, e.g. ["*.log", "node_modules"] (* and ? wildcards).
-- Entries ignored by .gitignore or .toolwrightignore are left out and counted at the end; set file_filtering_options to include them.
-- At most 100 entries are shown. To find files by name pattern across directories use glob; to search contents use grep_search.`
-
-/** Params of `list_directory`. @category models */
-export const ListDirectoryParams = Schema.Struct({
-  path: PathParam("The directory to list: absolute, or relative to the first workspace root."),
-  ignore: Schema.optionalKey(Schema.Array(Schema.String).annotate({
-    description: "Glob patterns of entry names to leave out (* and ? wildcards, matched against the name only), e.g. [\"*.tmp\"]."
-  })),
-  file_filtering_options: Schema.optionalKey(Schema.Struct({
-    respect_git_ignore: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "Leave out entries ignored by .gitignore (default true)."
-    })),
-    respect_toolwright_ignore: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "Leave out entries ignored by .toolwrightignore (default true)."
-    }))
-  }).annotate({ description: "Which ignore files filter the listing." }))
-})
+export { ListDirectoryParams } from "./listDirectory.decl.js"
 
 /** Typed success of `list_directory`. @category models */
 export interface ListDirectoryData {
@@ -56,11 +35,7 @@ export const makeListDirectory = Effect.gen(function*() {
   const workspace = yield* Workspace
 
   return defineTool({
-    name: "list_directory",
-    displayName: "ListFiles",
-    description: DESCRIPTION,
-    kind: Kind.Search,
-    params: ListDirectoryParams,
+    ...listDirectoryDeclaration,
     validate: (params) => validateIgnoreGlobs(params.ignore),
     invoke: (params) =>
       Effect.gen(function*() {

@@ -6,12 +6,11 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
-import { defineTool, Kind, textResult } from "../../tool/index.js"
+import { defineTool, textResult } from "../../tool/index.js"
 import { BackgroundShells } from "./background.js"
+import { sendMessageDeclaration } from "./sendMessage.decl.js"
 
-/** Longest message. @category constants */
-export const MAX_MESSAGE_LENGTH = 65_536
+export { MAX_MESSAGE_LENGTH } from "./sendMessage.decl.js"
 
 /**
  * Builds the tool for the current session.
@@ -21,21 +20,7 @@ export const MAX_MESSAGE_LENGTH = 65_536
 export const makeSendMessage = Effect.gen(function*() {
   const shells = yield* BackgroundShells
   return defineTool({
-    name: "send_message",
-    displayName: "SendMessage",
-    description:
-      "Sends a line of input to a running background task: the message and a newline are written to its stdin. " +
-      "Use it to answer a prompt (y/n, a name, a password the user gave you) or to drive a REPL started with " +
-      "run_shell_command is_background: true. The reply appears in the task's output file; read it afterwards.",
-    kind: Kind.Other,
-    shouldDefer: true,
-    searchHint: "send message task stdin input reply prompt repl background",
-    params: Schema.Struct({
-      task_id: Schema.String.annotate({ description: "The id of the running background task (e.g. bg_1a2b3c4d)." }),
-      message: Schema.String.check(Schema.isMaxLength(MAX_MESSAGE_LENGTH)).annotate({
-        description: "The text to write to the task's stdin; a newline is added."
-      })
-    }),
+    ...sendMessageDeclaration,
     toAutoClassifierInput: (p) => JSON.stringify({ task_id: p.task_id, message: p.message }),
     invoke: (p) =>
       Effect.gen(function*() {

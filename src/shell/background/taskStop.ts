@@ -5,9 +5,9 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
-import { defineTool, Kind, textResult } from "../../tool/index.js"
+import { defineTool, textResult } from "../../tool/index.js"
 import { BackgroundShells } from "./background.js"
+import { taskStopDeclaration } from "./taskStop.decl.js"
 
 /**
  * Builds the tool for the current session.
@@ -17,18 +17,7 @@ import { BackgroundShells } from "./background.js"
 export const makeTaskStop = Effect.gen(function*() {
   const shells = yield* BackgroundShells
   return defineTool({
-    name: "task_stop",
-    displayName: "TaskStop",
-    description:
-      "Stops a running background task by its id (the bg_… id run_shell_command returned for is_background: true). " +
-      "The task's whole process tree is terminated (SIGTERM, then SIGKILL). Its output file stays readable. " +
-      "Use this instead of kill/pkill for background shells.",
-    kind: Kind.Other,
-    shouldDefer: true,
-    searchHint: "task stop cancel kill background",
-    params: Schema.Struct({
-      task_id: Schema.String.annotate({ description: "The id of the background task to stop (e.g. bg_1a2b3c4d)." })
-    }),
+    ...taskStopDeclaration,
     toAutoClassifierInput: (p) => p.task_id,
     invoke: (p) =>
       Effect.succeed({

@@ -11,10 +11,9 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import { OutputStore } from "../../output/store.js"
 import { Workspace } from "../../session/workspace.js"
-import { defineTool, InvalidToolParams, Kind, textResult } from "../../tool/index.js"
+import { defineTool, InvalidToolParams, textResult } from "../../tool/index.js"
 import { BackgroundShells } from "../background/background.js"
 import { outsideWarnings } from "./access.js"
 import { accessOf, analyzeCommand, type CommandAnalysis, CommandScanProbe } from "./analysis.js"
@@ -32,61 +31,15 @@ import type { BackgroundShell } from "../background/background.js"
 import type { ShellRunData } from "./foreground.js"
 import type { ExecutionTimeout, SandboxUnavailable, ShellExecuteError } from "../../tool/errors.js"
 import type { InvocationSpec } from "../../tool/tool.js"
+import { RunShellCommandParams, runShellCommandDeclaration } from "./runShellCommand.decl.js"
+
+export { RunShellCommandParams } from "./runShellCommand.decl.js"
 
 /** The warning shown when a command substitutes commands. @category constants */
 export const SUBSTITUTION_WARNING = "Contains command substitution ($(...), backticks, <(...), or >(...))."
 
-const DESCRIPTION = `Executes a bash command as \`bash -c <command>\` in the workspace and returns its output.
 
-Output comes back as:
-Command: <command>
-Directory: <directory or (root)>
-Output: <stdout and stderr, interleaved as a terminal shows them, colours removed>
-Error: <spawn error or (none)>
-Exit Code: <exit code or (none)>
-Signal: <signal or (none)>
-Process Group PGID: <pid or (none)>
-
-Usage notes:
-- Prefer the dedicated tools over shell commands: glob to find files, grep_search to search contents, read_file to read, edit and write_file to change files. Do not use find, grep, cat, head, tail, sed or echo for those jobs.
-- Quote paths that contain spaces. Chain dependent commands with \`&&\` (use \`;\` only when later commands should run regardless); do not separate commands with newlines.
-- Avoid \`cd\`: pass \`directory\` (an absolute path inside the workspace) instead, or use absolute paths.
-- Timeout: \`timeout\` in milliseconds, default 120000 (2 minutes), at most 600000 (10 minutes). On timeout or cancellation the command's whole process tree is stopped.
-- Long-running processes (dev servers, watchers, anything that does not exit by itself) must use \`is_background: true\`. You get an id (bg_…), an output file and a status file; read them to follow it, answer its prompts with send_message, stop it with task_stop. Do not end a command with \`&\`.
-- Do not \`sleep\` to wait: a leading \`sleep N\` (2 s or more) is refused unless it stands alone with a \`# intentional-sleep: <reason>\` comment.
-- The command leads its own process group (\`kill -- -PGID\` stops it and its children). Never run \`pkill node\`, \`killall node\` or similar: they would stop this tool server too; use task_stop or kill a specific PID.
-- Output over 30000 characters is cut to its beginning and end; the full output is saved to a file you can read with read_file.
-- Exit code 1 from grep, rg, diff, test, [ and [[ (also at the end of a pipeline) means "no match" / "false" and is not reported as an error.
-- An in-place \`sed -i 's/old/new/flags' file\` is applied as an edit (previewed as a diff; the file must have been read first).`
-
-const Params = Schema.Struct({
-  command: Schema.String.annotate({ description: "Exact bash command to execute as `bash -c <command>`" }),
-  is_background: Schema.optionalKey(
-    Schema.Boolean.annotate({
-      description:
-        "Run in the background (default false): for dev servers, watchers and other processes that keep running. Returns at once with an id, an output file and a status file."
-    })
-  ),
-  timeout: Schema.optionalKey(
-    Schema.Finite.annotate({ description: "Timeout in milliseconds for a foreground command (default 120000, max 600000)." })
-  ),
-  description: Schema.optionalKey(
-    Schema.String.annotate({ description: "Brief description of the command for the user (a few words)." })
-  ),
-  directory: Schema.optionalKey(
-    Schema.String.annotate({
-      description: "Absolute path of an existing directory inside the workspace to run the command in (default: the project root)."
-    })
-  ),
-  sandbox: Schema.optionalKey(
-    Schema.Boolean.annotate({
-      description:
-        "false: run this one command outside the command sandbox. Only when a sandboxed run was blocked (\"blocked by the sandbox: …\") and the command really needs that access; a person must approve it every time."
-    })
-  )
-})
-
-type Params = typeof Params.Type
+type Params = typeof RunShellCommandParams.Type
 
 /** The warning shown when a command asks to run outside the sandbox. @category constants */
 export const UNSANDBOXED_WARNING = "Runs WITHOUT the command sandbox: it can read credentials, write anywhere and use the network."
@@ -157,13 +110,7 @@ export const makeRunShellCommand = Effect.gen(function*() {
   })
 
   return defineTool({
-    name: SHELL_TOOL_NAME,
-    displayName: "Shell",
-    description: DESCRIPTION,
-    kind: Kind.Execute,
-    params: Params,
-    maxOutputChars: 30_000,
-    truncateKeep: "both",
+    ...runShellCommandDeclaration,
     toAutoClassifierInput: (p) => p.command,
     invoke: (p) =>
       Effect.gen(function*() {

@@ -1,0 +1,32 @@
+/**
+ * The declaration of `read_file`: what a model is shown (the description is readFile.md). The
+ * behaviour is in readFile.ts, imported on the tool's first call.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { declareTool, descriptionFile } from "../tool/toolDeclaration.js"
+import { PathParam } from "../tool/annotations.js"
+import { Kind } from "../tool/kind.js"
+
+/** Params of `read_file`. @category models */
+export const ReadFileParams = Schema.Struct({
+  file_path: PathParam("The file to read: absolute, or relative to the first workspace root."),
+  offset: Schema.optionalKey(
+    Schema.Int.annotate({ description: "0-based line to start reading from (0 or more). Use with limit for long files." })
+  ),
+  limit: Schema.optionalKey(Schema.Int.annotate({ description: "Number of lines to read (1 or more)." })),
+  pages: Schema.optionalKey(
+    Schema.String.annotate({ description: "PDF only: 1-based page range of at most 20 pages, e.g. \"3\" or \"1-5\"." })
+  )
+})
+
+/** The declaration of `read_file`. @category declarations */
+export const readFileDeclaration = declareTool({
+  name: "read_file",
+  displayName: "ReadFile",
+  kind: Kind.Read,
+  maxOutputChars: Number.POSITIVE_INFINITY,
+  description: descriptionFile(import.meta.url, "readFile.md"),
+  params: ReadFileParams
+})

@@ -1,0 +1,39 @@
+/**
+ * The declaration of `task_update`: what a model is shown (the description is taskUpdate.md). The
+ * behaviour is in taskUpdate.ts, imported on the tool's first call.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { declareTool, descriptionFile } from "../tool/toolDeclaration.js"
+import { MAX_DESCRIPTION_CHARS, MAX_SUBJECT_CHARS, TASK_STATUSES } from "./board.js"
+import { ActiveFormParam, DescriptionParam, MetadataParam, SubjectParam, TaskIdParam } from "./taskParams.js"
+import { Kind } from "../tool/kind.js"
+
+/** The params of `task_update`. @category schemas */
+export const TaskUpdateParams = Schema.Struct({
+  taskId: TaskIdParam(`The id of the task to update (a positive integer as a string, e.g. "3").`),
+  status: Schema.optionalKey(
+    Schema.Literals([...TASK_STATUSES, "deleted"]).annotate({ description: "The new status; \"deleted\" removes the task." })
+  ),
+  owner: Schema.optionalKey(Schema.String.annotate({ description: "Who works on it (free text); empty string unassigns." })),
+  subject: Schema.optionalKey(SubjectParam(`A new title, at most ${MAX_SUBJECT_CHARS} characters.`)),
+  description: Schema.optionalKey(DescriptionParam(`A new description, at most ${MAX_DESCRIPTION_CHARS} characters.`)),
+  activeForm: Schema.optionalKey(ActiveFormParam),
+  metadata: Schema.optionalKey(MetadataParam("Keys to merge into the task's metadata; a key set to null is removed.")),
+  addBlocks: Schema.optionalKey(
+    Schema.Array(Schema.String).annotate({ description: "Ids of tasks that cannot start until this task is completed." })
+  ),
+  addBlockedBy: Schema.optionalKey(
+    Schema.Array(Schema.String).annotate({ description: "Ids of tasks that must be completed before this task can start." })
+  )
+})
+
+/** The declaration of `task_update`. @category declarations */
+export const taskUpdateDeclaration = declareTool({
+  name: "task_update",
+  displayName: "TaskUpdate",
+  kind: Kind.Other,
+  description: descriptionFile(import.meta.url, "taskUpdate.md"),
+  params: TaskUpdateParams
+})
