@@ -19,7 +19,7 @@
  * @since 0.1.0
  */
 import { errnoCode } from "../disk/index.js"
-import { FileWriteFailure, NoSpaceLeft, PermissionDenied, TargetIsDirectory } from "./errors.js"
+import { FileWriteFailure, NoSpaceLeft, PermissionDenied, restate, TargetIsDirectory } from "./errors.js"
 
 /** The errno code (`ENOENT`, `EACCES`, …) of a thrown Node error or a disk error, if any (defined by the disk room). @category errno */
 export { errnoCode }
@@ -164,13 +164,4 @@ export const writeFailureWith = (
 export const restateWriteFailure = (
   error: PermissionDenied | NoSpaceLeft | FileWriteFailure,
   text: { readonly message: string; readonly display: string }
-): PermissionDenied | NoSpaceLeft | FileWriteFailure => {
-  switch (error._tag) {
-    case "PermissionDenied":
-      return new PermissionDenied(text)
-    case "NoSpaceLeft":
-      return new NoSpaceLeft(text)
-    case "FileWriteFailure":
-      return new FileWriteFailure(text)
-  }
-}
+): PermissionDenied | NoSpaceLeft | FileWriteFailure => restate(error, text)

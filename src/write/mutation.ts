@@ -29,7 +29,7 @@ import { readForChange, withWriteTarget } from "../text/atomicWrite.js"
 import { type DecodedText, decodeText } from "../text/codec.js"
 import type { WriteBytes } from "../text/fileIo.js"
 import { makeFileHistory, sessionHistoryDir } from "../text/history.js"
-import { FileChangedSinceRead, FileTooLarge } from "../tool/errors.js"
+import { FileChangedSinceRead, FileTooLarge, hasCode } from "../tool/errors.js"
 import { type FileToolsSettings, loadFileToolsSettings } from "./config.js"
 
 /** The file as a mutation found it. @category models */
@@ -208,7 +208,7 @@ export const commitPlan = <P extends CommitPlan, E, E2 = never>(
         const first = yield* Effect.result(file.write(plan.newBytes, { expectedBytes: plan.snapshot.bytes }))
         if (first._tag === "Success") return { written: first.success, plan, history }
         const replan = options.replan
-        if (first.failure._tag !== "FileChangedSinceRead" || replan === undefined) return yield* first.failure
+        if (!hasCode(first.failure, FileChangedSinceRead) || replan === undefined) return yield* first.failure
         const snapshot = yield* snapshotOf(ctx, abs, yield* file.current)
         const next = yield* replan(snapshot)
         const again = yield* backup(ctx, next.snapshot, options.tool)
