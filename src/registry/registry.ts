@@ -25,7 +25,7 @@ import { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
 import { type AnyTool, JsonSchemaParams, type ToolInfo } from "../tool/tool.js"
 import { byNameOrder, sortTools } from "../tool/declarations.js"
 import { compareText } from "../tool/order.js"
-import { mcpToolName } from "./search/mcpNames.js"
+import { mcpToolName } from "./toolSearch/mcpNames.js"
 
 /**
  * A tool that is loaded on first use: a dynamic `import()` plus a constructor effect. It runs at

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type { ToolFactory } from "../registry/registry.js"
-import type { ResolveServer } from "../mcp/resource.js"
+import type { ResolveServer } from "../mcp/readMcpResource.js"
 import type { OutputStore } from "../output/store.js"
 import type { FileReadCache } from "../session/readCache.js"
 import type { Session } from "../session/session.js"
@@ -49,7 +49,7 @@ export const builtinFactories: ReadonlyArray<ToolFactory<SessionServices>> = [
   builtin("write_file", () => import("../files/writeFile.js"), (m) => m.makeWriteFile),
   builtin("notebook_edit", () => import("../files/notebookEdit.js"), (m) => m.makeNotebookEdit),
   // search: file contents (four grep backends), file names, one directory
-  builtin("grep_search", () => import("../search/tools/grepTool.js"), (m) => m.makeGrepSearch),
+  builtin("grep_search", () => import("../search/tools/grepSearchTool.js"), (m) => m.makeGrepSearch),
   builtin("glob", () => import("../search/tools/globTool.js"), (m) => m.makeGlob),
   builtin("list_directory", () => import("../search/tools/listDirectoryTool.js"), (m) => m.makeListDirectory),
   // plan: todo list, task board, questions to the user
@@ -67,5 +67,5 @@ export const builtinFactories: ReadonlyArray<ToolFactory<SessionServices>> = [
 /** `read_mcp_resource` over a session's MCP servers (registered only when servers are configured). @category constructors */
 export const readMcpResourceFactory = (resolve: ResolveServer): ToolFactory => ({
   name: "read_mcp_resource",
-  load: Effect.map(Effect.promise(() => import("../mcp/resource.js")), (m) => m.makeReadMcpResource(resolve))
+  load: Effect.map(Effect.promise(() => import("../mcp/readMcpResource.js")), (m) => m.makeReadMcpResource(resolve))
 })
