@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
+// floors: start-up — mcp/index.ts loads the MCP client (a chunk of its own in the bundle, loaded when servers are configured)
 import { loadMcpConfigFile } from "../mcp/config.js"
 import type { SandboxOptions } from "../process/sandbox.js"
 import { Approver } from "../run/approver.js"

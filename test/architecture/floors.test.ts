@@ -139,4 +139,10 @@ describe("the floors of src/", () => {
     // the messages say what to do; `node scripts/surfaces.mjs` fixes every deep-import
     expect(violations.map((v) => v.message)).toEqual([])
   })
+
+  it("keep the serve door out of the shell room: background shells reach it through SessionEvents", () => {
+    const serve = loadSourceTree(path.resolve(__dirname, "../../src")).filter((f) => f.path.startsWith("serve/"))
+    expect(serve.length).toBeGreaterThan(0)
+    expect(serve.filter((f) => /from "\.\.\/shell\//.test(f.source)).map((f) => f.path)).toEqual([])
+  })
 })
