@@ -271,11 +271,33 @@ export const planSurfaces = (files) => {
 const insertSorted = (edits, exportDecls, text, spec, statement) => {
   const next = exportDecls.find((st) => byName(st.moduleSpecifier.text, spec) > 0)
   if (next) {
-    edits.push({ start: next.getFullStart(), end: next.getFullStart(), text: `\n${statement}` })
+    const at = attachedStart(text, next.getStart())
+    edits.push({ start: at, end: at, text: `${statement}\n` })
   } else {
     const end = text.endsWith("\n") ? text.length - 1 : text.length
     edits.push({ start: end, end, text: `\n${statement}` })
   }
+}
+
+/**
+ * Where a statement's own comment lines begin (the lines right above it that are comments, up to a
+ * blank line); a comment that starts the file is the file's header, not the statement's.
+ */
+const attachedStart = (text, statementStart) => {
+  let lineStart = text.lastIndexOf("\n", statementStart - 1) + 1
+  for (;;) {
+    if (lineStart === 0) break
+    const prevStart = text.lastIndexOf("\n", lineStart - 2) + 1
+    const prev = text.slice(prevStart, lineStart - 1).trim()
+    if (!(prev.startsWith("//") || prev.startsWith("/*") || prev.startsWith("*"))) break
+    lineStart = prevStart
+  }
+  if (lineStart === 0 && /^\s*\/\*/.test(text)) {
+    // the block reaches the top: the first comment is the file header; insert right after it
+    const headerEnd = text.indexOf("*/")
+    return text.indexOf("\n", headerEnd) + 1
+  }
+  return lineStart
 }
 
 const applyEdits = (text, edits) => {

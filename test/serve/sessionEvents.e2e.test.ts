@@ -13,9 +13,9 @@ describe("toolwright serve: session events", () => {
       const root = yield* tempDir()
       const state = yield* tempDir()
       const client = yield* connectServe(["--root", root, "--state-dir", state, "--sandbox", "off"])
-      const heard = yield* Deferred.make<{ level: string; logger: string | undefined; data: unknown }>()
+      const heard = yield* Deferred.make<{ readonly level: string; readonly data: unknown }>()
       client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-        if (n.params.logger === "toolwright/background") Deferred.doneUnsafe(heard, Effect.succeed(n.params))
+        if (n.params.logger === "toolwright/background") Deferred.doneUnsafe(heard, Effect.succeed({ level: n.params.level, data: n.params.data }))
       })
       const started = yield* Effect.promise(() =>
         client.callTool({ name: "run_shell_command", arguments: { command: "echo serve-events-done", is_background: true, description: "echo" } })
