@@ -12,7 +12,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
 import { Approver, type ApprovalRequest } from "../src/run/approver.js"
-import * as SessionLayer from "../src/run/session.js"
+import * as SessionLayer from "../src/run/sessionLayer.js"
 import { type AgentStep, runAgent, SessionToolkit } from "../src/serve/effectAi.js"
 import * as OpenAiCompatible from "./openai-compatible.js"
 

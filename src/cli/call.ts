@@ -19,7 +19,7 @@ import { Argument, Command, Flag } from "effect/cli"
 import { Approver } from "../run/approver.js"
 import type { ApprovalMode } from "../run/policy.js"
 import { type BatchResult, Scheduler, type ToolCall } from "../run/scheduler.js"
-import * as SessionLayer from "../run/session.js"
+import * as SessionLayer from "../run/sessionLayer.js"
 import type { CallResult } from "../tool/outcome.js"
 import type { ConfirmationOutcome } from "../tool/permission.js"
 import {

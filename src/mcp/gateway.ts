@@ -18,11 +18,13 @@ import * as Ref from "effect/Ref"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import { ToolRegistry } from "../registry/registry.js"
-import { buildChangedMcpToolsReminder, buildMcpServerInstructionsReminder } from "../registry/search/reminder.js"
-import type { DeferredToolSummary } from "../registry/search/types.js"
+import { buildChangedMcpToolsReminder, buildMcpServerInstructionsReminder } from "../registry/toolSearch/reminder.js"
+import type { DeferredToolSummary } from "../registry/toolSearch/types.js"
+import { SessionEvents } from "../session/events.js"
 import { Workspace } from "../session/workspace.js"
 import { ExecutionFailed } from "../tool/errors.js"
 import { refusedMessage, warningMessage } from "./budget.js"
+import { toSessionEvent } from "./hostLog.js"
 import type { McpConfig, McpServerConfig } from "./config.js"
 import {
   DEFAULT_STARTUP_WAIT_MS,
@@ -32,7 +34,7 @@ import {
 } from "./constants.js"
 import type { Catalog } from "./discovery.js"
 import { makeMcpPool, McpPool } from "./pool.js"
-import type { ResolveServer } from "./resource.js"
+import type { ResolveServer } from "./readMcpResource.js"
 import { type GatewayEvent, type GatewayLevel, type GatewayPrompt, type GatewayResource, McpGateway, type McpSessionOptions, type ServerStatus } from "./service.js"
 import { type RegisteredTools, syncTools } from "./sync.js"
 import { type SchemaValidatorProvider, toCallError } from "./tool.js"
@@ -68,6 +70,10 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
     Effect.promise(() => import("@modelcontextprotocol/sdk/validation/ajv")).pipe(Effect.map((m) => new m.AjvJsonSchemaValidator()))
   )
   const events = yield* PubSub.unbounded<GatewayEvent>()
+  const sessionEvents = yield* SessionEvents
+  // every gateway event also goes to the session's events, which the door forwards to its host
+  const emit = (event: GatewayEvent) =>
+    PubSub.publish(events, event).pipe(Effect.andThen(sessionEvents.publish(toSessionEvent(event))))
   const statuses = yield* Ref.make(new Map<string, ServerStatus>())
   const entries = new Map<string, ServerEntry>()
   const announced = yield* Ref.make<ReadonlySet<string> | undefined>(undefined)
@@ -77,10 +83,10 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
   const setStatus = (status: ServerStatus, level: GatewayLevel) =>
     Effect.gen(function*() {
       yield* Ref.update(statuses, (m) => new Map(m).set(status.name, status))
-      yield* PubSub.publish(events, { _tag: "Status", status, level })
+      yield* emit({ _tag: "Status", status, level })
     })
   const notice = (level: GatewayLevel, server: string | undefined, message: string) =>
-    PubSub.publish(events, { _tag: "Notice", level, server, message })
+    emit({ _tag: "Notice", level, server, message })
   const status = (name: string, state: ServerStatus["state"], extra: Partial<ServerStatus> = {}): ServerStatus => ({
     name,
     state,
@@ -115,9 +121,9 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
         entry.catalog = catalog
         const outcome = yield* syncTools({ registry, server, upstream, validator, registered: entry.registered }, catalog)
         if (outcome.added.length + outcome.removed.length + outcome.changed.length > 0) {
-          yield* PubSub.publish(events, { _tag: "ToolsChanged", server: server.name, added: outcome.added, removed: outcome.removed })
+          yield* emit({ _tag: "ToolsChanged", server: server.name, added: outcome.added, removed: outcome.removed })
         }
-        if (promptsKey() !== before) yield* PubSub.publish(events, { _tag: "PromptsChanged" })
+        if (promptsKey() !== before) yield* emit({ _tag: "PromptsChanged" })
       }))
 
     const upstreamEvents = yield* upstream.subscribe
@@ -142,7 +148,7 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
           case "Warning":
             return yield* notice("warning", server.name, `MCP server "${server.name}": ${event.message}`)
           case "Log":
-            return yield* PubSub.publish(events, { _tag: "UpstreamLog", server: server.name, level: event.level, data: event.data })
+            return yield* emit({ _tag: "UpstreamLog", server: server.name, level: event.level, data: event.data })
         }
       })))
 
@@ -288,7 +294,7 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
  *
  * @category layers
  */
-export const layerForSession = (options: McpSessionOptions): Layer.Layer<McpGateway, never, ToolRegistry | Workspace> =>
+export const layerForSession = (options: McpSessionOptions): Layer.Layer<McpGateway, never, ToolRegistry | Workspace | SessionEvents> =>
   Layer.effect(
     McpGateway,
     Effect.gen(function*() {

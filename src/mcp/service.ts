@@ -15,7 +15,7 @@ import { ExecutionFailed, type ExecutionTimeout, type McpToolError } from "../to
 import type { McpConfig } from "./config.js"
 import type { TransportKind } from "./connection.js"
 import type { McpPool } from "./pool.js"
-import type { ResolveServer } from "./resource.js"
+import type { ResolveServer } from "./readMcpResource.js"
 
 /** Where a configured server stands in this session. @category models */
 export interface ServerStatus {

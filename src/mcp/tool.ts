@@ -8,7 +8,7 @@
  */
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
 import * as Effect from "effect/Effect"
-import { mcpToolName } from "../registry/search/mcpNames.js"
+import { mcpToolName } from "../registry/toolSearch/mcpNames.js"
 import { ExecutionTimeout, hasCode, McpToolError } from "../tool/errors.js"
 import { Kind } from "../tool/kind.js"
 import type { ConfirmationDetails } from "../tool/permission.js"

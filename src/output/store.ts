@@ -26,6 +26,7 @@ import {
   SessionBudgetExhausted
 } from "./errors.js"
 import { bufferPool, chunkEnd, encodeChunk, SMALL_SAVE_BYTES } from "./encode.js"
+// floors: start-up — text/index.ts loads the matching ladder, the diff and the codecs; the core needs only the hash
 import { sha256Hex as sha256HexOfBytes } from "../text/fileIo.js"
 import { encodeUtf8, utf8Bytes } from "./stub.js"
 

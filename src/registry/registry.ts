@@ -29,7 +29,7 @@ import * as TxRef from "effect/TxRef"
 import { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
 import { type AnyTool, JsonSchemaParams, type ToolInfo } from "../tool/tool.js"
 import { declaredTool, idleTool } from "./lazyTools.js"
-import { mcpToolName } from "./search/mcpNames.js"
+import { mcpToolName } from "./toolSearch/mcpNames.js"
 import { type Snapshot, type Sorted, sortAll, withReveals } from "./snapshot.js"
 import {
   clearRevealedStep,

@@ -13,7 +13,7 @@ import { editDeclaration } from "../files/edit.decl.js"
 import { notebookEditDeclaration } from "../files/notebookEdit.decl.js"
 import { readFileDeclaration } from "../files/readFile.decl.js"
 import { writeFileDeclaration } from "../files/writeFile.decl.js"
-import type { ResolveServer } from "../mcp/resource.js"
+import type { ResolveServer } from "../mcp/readMcpResource.js"
 import type { OutputStore } from "../output/store.js"
 import { askUserQuestionDeclaration } from "../plan/askUserQuestion.decl.js"
 import { taskCreateDeclaration } from "../plan/taskCreate.decl.js"
@@ -64,7 +64,7 @@ export const builtinCatalog = [
   builtin(writeFileDeclaration, () => import("../files/writeFile.js"), (m) => m.makeWriteFile),
   builtin(notebookEditDeclaration, () => import("../files/notebookEdit.js"), (m) => m.makeNotebookEdit),
   // search: file contents (four grep backends), file names, one directory
-  builtin(grepSearchDeclaration, () => import("../search/tools/grepTool.js"), (m) => m.makeGrepSearch),
+  builtin(grepSearchDeclaration, () => import("../search/tools/grepSearchTool.js"), (m) => m.makeGrepSearch),
   builtin(globDeclaration, () => import("../search/tools/globTool.js"), (m) => m.makeGlob),
   builtin(listDirectoryDeclaration, () => import("../search/tools/listDirectoryTool.js"), (m) => m.makeListDirectory),
   // plan: todo list, task board, questions to the user
@@ -107,5 +107,5 @@ export const builtinFactories: ReadonlyArray<ToolFactory<SessionServices>> = bui
 /** `read_mcp_resource` over a session's MCP servers (registered only when servers are configured). @category constructors */
 export const readMcpResourceFactory = (resolve: ResolveServer): ToolFactory => ({
   name: "read_mcp_resource",
-  load: Effect.map(Effect.promise(() => import("../mcp/resource.js")), (m) => m.makeReadMcpResource(resolve))
+  load: Effect.map(Effect.promise(() => import("../mcp/readMcpResource.js")), (m) => m.makeReadMcpResource(resolve))
 })

@@ -69,6 +69,6 @@ export {
   type GrepSearchToolOptions,
   makeGrepSearch,
   makeGrepSearchTool
-} from "./tools/grepTool.js"
+} from "./tools/grepSearchTool.js"
 export { type ListDirectoryData, ListDirectoryParams, makeListDirectory } from "./tools/listDirectoryTool.js"
 export { cleanPathInput } from "./tools/paths.js"

@@ -14,15 +14,15 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Stream from "effect/Stream"
+// floors: start-up — mcp/index.ts loads the MCP client, which a session loads only when servers are configured
 import { McpGateway } from "../mcp/service.js"
-import { attachGateway, gatewayCapabilities, withPendingReminder } from "../mcp/serveBridge.js"
 import { OutputStore } from "../output/store.js"
-import { buildDeferredToolsReminder } from "../registry/search/reminder.js"
+import { buildDeferredToolsReminder } from "../registry/toolSearch/reminder.js"
 import { PublishFailed, ToolRegistry } from "../registry/registry.js"
 import { Approver } from "../run/approver.js"
 import { Scheduler } from "../run/scheduler.js"
-import { BackgroundShells } from "../shell/background/background.js"
-import * as SessionLayer from "../run/session.js"
+import { SessionEvents } from "../session/events.js"
+import * as SessionLayer from "../run/sessionLayer.js"
 import { toMcp } from "../tool/declarations.js"
 import { InvalidToolParams } from "../tool/errors.js"
 import type { CallResult } from "../tool/outcome.js"
@@ -30,6 +30,7 @@ import type { ConfirmationOutcome } from "../tool/permission.js"
 import { exceedsDepth, tooDeepMessage } from "./argumentDepth.js"
 import { toCallToolResult } from "./content.js"
 import { elicitingApprover } from "./elicitation.js"
+import { forwardSessionEvents, gatewayCapabilities, registerPrompts, withPendingReminder } from "./gatewayBridge.js"
 import { registerOutputResources, withOutputLinks } from "./outputResources.js"
 
 /** The server's name and version as announced in `initialize`. @category constants */
@@ -86,8 +87,10 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   server = mcp
   // Protocol trouble (a handler that threw, a response to an unknown request) is said on stderr, never swallowed.
   mcp.onerror = (error) => void run(Effect.logWarning(`toolwright serve: ${error.message}`))
-  // MCP upstreams: their prompts, their status as log notifications.
-  yield* attachGateway(mcp, gateway, run)
+  // MCP upstreams' prompts; the session's events (upstream status and logs, finished background
+  // shells) as log notifications once the host has initialized.
+  registerPrompts(mcp, gateway, run)
+  yield* forwardSessionEvents(mcp, Context.get(context, SessionEvents), gateway)
   // Saved (offloaded) outputs as resources; a cut result links to its saved output.
   const store = Context.get(context, OutputStore)
   registerOutputResources(mcp, store)
@@ -124,16 +127,6 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   yield* changes.pipe(
     Stream.filter((change) => change.reason !== "revealed"),
     Stream.runForEach(() => notify.pipe(Effect.ignore)),
-    Effect.forkScoped
-  )
-
-  // Background shells finishing: MCP log messages, so the host (and its model) hear of it.
-  yield* Context.get(context, BackgroundShells).notifications.pipe(
-    Stream.runForEach((n) =>
-      Effect.ignore(Effect.tryPromise(() =>
-        mcp.sendLoggingMessage({ level: n.status === "completed" ? "info" : "warning", logger: "toolwright/background", data: n.text })
-      ))
-    ),
     Effect.forkScoped
   )
 

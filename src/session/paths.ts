@@ -1,24 +1,13 @@
 /**
- * Path helpers shared by the file and search tools: shell-escape removal (reference §3.2) and the
- * short relative form used in descriptions, titles and results.
+ * Path helpers shared by the file and search tools: shell-escape removal (reference §3.2, defined
+ * in the tool room, which resolves path params) and the short relative form used in descriptions,
+ * titles and results.
  *
  * @since 0.1.0
  */
 import * as path from "node:path"
 
-const SHELL_ESCAPED = /\\([ \t()[\]{}&;|<>'"`$!*?#~=%^,])/g
-
-/**
- * Removes shell escapes a model copied from a terminal (`my\ file.txt` → `my file.txt`,
- * `\(v2\)` → `(v2)`); a doubled backslash stays as it is. The input is trimmed first.
- * @category paths
- */
-export const unescapePath = (input: string): string => {
-  const trimmed = input.trim()
-  if (!trimmed.includes("\\")) return trimmed
-  // Protect literal double backslashes, then drop one backslash before shell metacharacters.
-  return trimmed.split("\\\\").map((part) => part.replace(SHELL_ESCAPED, "$1")).join("\\\\")
-}
+export { unescapePath } from "../tool/unescapePath.js"
 
 /** A `//`, `/./` or `/../` segment, or a trailing `/`, `/.`, `/..`: the path is not normalised. */
 const NOT_NORMALISED = /\/\.{0,2}(?:\/|$)/

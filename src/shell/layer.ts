@@ -6,6 +6,7 @@
  */
 import * as Layer from "effect/Layer"
 import type { OutputStore } from "../output/store.js"
+import type { SessionEvents } from "../session/events.js"
 import type { Session } from "../session/session.js"
 import { BackgroundShells } from "./background/background.js"
 import { ProcessHost } from "./terminal/host.js"
@@ -19,6 +20,6 @@ export type ShellServices = ProcessHost | BackgroundShells
  *
  * @category layers
  */
-export const layer: Layer.Layer<ShellServices, never, Session | OutputStore> = BackgroundShells.layer.pipe(
+export const layer: Layer.Layer<ShellServices, never, Session | OutputStore | SessionEvents> = BackgroundShells.layer.pipe(
   Layer.provideMerge(ProcessHost.layer)
 )

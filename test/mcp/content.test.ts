@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { contentToParts, toToolResult, UNPARSABLE_RESPONSE } from "../../src/mcp/content.js"
 import { MAX_MCP_RESULT_MEDIA_CHARS, MAX_MCP_RESOURCE_BLOB_CHARS, MAX_MCP_RESOURCE_TEXT_CHARS, MAX_TOOL_ERROR_RESPONSE_CHARS } from "../../src/mcp/constants.js"
-import { formatResourceContents } from "../../src/mcp/resource.js"
+import { formatResourceContents } from "../../src/mcp/readMcpResource.js"
 import { McpToolError } from "../../src/tool/errors.js"
 
 describe("MCP content mapping (reference §13.3)", () => {

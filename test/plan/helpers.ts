@@ -10,7 +10,7 @@ import { Approver } from "../../src/run/approver.js"
 import type { ToolHooks } from "../../src/run/hooks.js"
 import type { ApprovalMode, PermissionRule } from "../../src/run/policy.js"
 import { Scheduler } from "../../src/run/scheduler.js"
-import * as SessionLayer from "../../src/run/session.js"
+import * as SessionLayer from "../../src/run/sessionLayer.js"
 import type { CallResult } from "../../src/tool/outcome.js"
 import { llmText } from "../../src/tool/result.js"
 

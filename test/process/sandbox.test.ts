@@ -20,7 +20,7 @@ import {
 import { sandboxBlocks } from "../../src/process/sandboxBlocked.js"
 import { isAlive, listDescendantPids } from "../../src/process/tree.js"
 import { parseMcpConfig } from "../../src/mcp/config.js"
-import * as SessionLayer from "../../src/run/session.js"
+import * as SessionLayer from "../../src/run/sessionLayer.js"
 import { Approver } from "../../src/run/approver.js"
 import { ProcessHost, signalFromSandboxExit } from "../../src/shell/terminal/host.js"
 import { eventually, hostLayer, makeDir } from "../shell/helpers.js"

@@ -9,7 +9,7 @@ import { grepSearch } from "../../src/search/grep/search.js"
 import { insideGitWorkTree, makeGrepBackendSelector, selectGrepBackend } from "../../src/search/grep/select.js"
 import { rgIgnoreHandling } from "../../src/search/grep/ripgrep.js"
 import type { GrepBackendName, GrepRequest } from "../../src/search/grep/types.js"
-import { runProcess } from "../../src/search/process.js"
+import { runProcess } from "../../src/search/searchProcess.js"
 import { realWorkTestClock } from "../support/logs.js"
 import { makeSearchFixture, removeTree } from "./fixture.js"
 

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { makeLineSplitter } from "../../src/search/process.js"
+import { makeLineSplitter } from "../../src/search/searchProcess.js"
 
 const split = (chunks: ReadonlyArray<string>, maxLineBytes: number): Array<string> => {
   const lines: Array<string> = []

@@ -3,7 +3,7 @@ import { Effect, Layer, Ref } from "effect"
 import { LanguageModel } from "effect/ai"
 import { ToolRegistry } from "../../src/registry/registry.js"
 import { Approver } from "../../src/run/approver.js"
-import * as SessionLayer from "../../src/run/session.js"
+import * as SessionLayer from "../../src/run/sessionLayer.js"
 import {
   notRevealedMessage,
   runAgent,

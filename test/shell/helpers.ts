@@ -14,7 +14,7 @@ import { SandboxConfig, type SandboxOptions } from "../../src/process/sandbox.js
 import { Session } from "../../src/session/session.js"
 import { makeRecordingApprover, Approver } from "../../src/run/approver.js"
 import type { ApprovalMode, PermissionRule } from "../../src/run/policy.js"
-import * as SessionLayer from "../../src/run/session.js"
+import * as SessionLayer from "../../src/run/sessionLayer.js"
 import { Scheduler } from "../../src/run/scheduler.js"
 import type { CallResult } from "../../src/tool/outcome.js"
 import type { ConfirmationOutcome } from "../../src/tool/permission.js"

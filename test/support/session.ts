@@ -7,7 +7,7 @@ import * as path from "node:path"
 import { Effect, Layer } from "effect"
 import type { ToolFactory } from "../../src/registry/registry.js"
 import { Approver } from "../../src/run/approver.js"
-import * as SessionLayer from "../../src/run/session.js"
+import * as SessionLayer from "../../src/run/sessionLayer.js"
 import type { AnyTool } from "../../src/tool/tool.js"
 
 /** Factories that hand out ready tools. */

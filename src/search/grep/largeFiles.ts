@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/errors.js"
 import { DEFAULT_EXCLUDED_NAMES, MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { decodeLossy } from "../text.js"
-import { runProcess, searchEnv } from "../process.js"
+import { runProcess, searchEnv } from "../searchProcess.js"
 import { fileVisible, type SearchContext } from "./context.js"
 
 /** `find`'s `-size +NM`: larger than N MiB (sizes round up to whole MiB, so one byte over counts). */

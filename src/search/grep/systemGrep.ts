@@ -12,7 +12,7 @@
 import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/errors.js"
 import { DEFAULT_EXCLUDED_NAMES } from "../constants.js"
-import { probeExitCode, runProcess, searchEnv } from "../process.js"
+import { probeExitCode, runProcess, searchEnv } from "../searchProcess.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
 import { addRawMatch, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"

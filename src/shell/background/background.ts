@@ -3,8 +3,9 @@
  * id `bg_<8 hex>`, an output file (plain text, written as it streams, capped) and a status file
  * (JSON, 0600, replaced atomically), and a one-shot state machine running → completed | failed |
  * cancelled: the first settlement wins, later callbacks are no-ops. A finished shell publishes a
- * `<task-notification>` once (a Stream for doors, and a queue to drain). At most 32 finished
- * entries are kept. Closing the session's scope cancels every running shell and waits for it.
+ * `<task-notification>` once (a Stream, a queue to drain, and a `ShellFinished` on the session's
+ * `SessionEvents` for the door). At most 32 finished entries are kept. Closing the session's scope
+ * cancels every running shell and waits for it.
  *
  * @since 0.1.0
  */
@@ -23,6 +24,7 @@ import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { OutputStore } from "../../output/store.js"
+import { SessionEvents } from "../../session/events.js"
 import { type SandboxUnavailable, SendMessageNotFound, SendMessageNotRunning, TaskStopNotFound, TaskStopNotRunning } from "../../tool/errors.js"
 import { ProcessHost, type StartedProcess } from "../terminal/host.js"
 import {
@@ -140,8 +142,11 @@ export declare namespace BackgroundShells {
 
 /** The session's background shells. @category services */
 export class BackgroundShells extends Context.Service<BackgroundShells, BackgroundShells.Service>()("toolwright/shell/BackgroundShells") {
-  /** The registry; needs the session's {@link ProcessHost} and {@link OutputStore} (its directory). */
-  static readonly layer: Layer.Layer<BackgroundShells, never, ProcessHost | OutputStore> = Layer.effect(BackgroundShells, Effect.suspend(() => make))
+  /**
+   * The registry; needs the session's {@link ProcessHost}, {@link OutputStore} (its directory) and
+   * {@link SessionEvents} (where a finished shell is announced to the door).
+   */
+  static readonly layer: Layer.Layer<BackgroundShells, never, ProcessHost | OutputStore | SessionEvents> = Layer.effect(BackgroundShells, Effect.suspend(() => make))
 }
 
 interface Runtime {
@@ -155,8 +160,9 @@ interface Runtime {
 }
 
 /** Builds the registry. @category constructors */
-export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | OutputStore | Scope.Scope> = Effect.gen(function*() {
+export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | OutputStore | SessionEvents | Scope.Scope> = Effect.gen(function*() {
   const host = yield* ProcessHost
+  const sessionEvents = yield* SessionEvents
   const store = yield* OutputStore
   const dir = path.join(store.dir, "background-shells")
   const cap = host.settings.maxCapturedBytes
@@ -246,6 +252,8 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
     yield* Ref.update(pending, (list) => [...list, notification])
     yield* prune
     yield* PubSub.publish(pubsub, notification)
+    // the door (MCP server) tells its host; it does not know the shell room
+    yield* sessionEvents.publish({ _tag: "ShellFinished", shellId: id, status, text: notification.text, display: notification.display })
     yield* Deferred.succeed(rt.settled, shell)
   })
 

@@ -7,7 +7,7 @@ import {
   type DeferredToolSummary,
   formatDeferredToolLine,
   summarizeDescription
-} from "../../../src/registry/search/index.js"
+} from "../../../src/registry/toolSearch/index.js"
 
 const INTRO = "The following tools are reachable via `tool_search`. Call with `select:<name>` or a keyword query."
 const NOTICE =

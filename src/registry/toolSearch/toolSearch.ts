@@ -7,11 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { ExecutionFailed } from "../tool/errors.js"
-import { Kind } from "../tool/kind.js"
-import { textResult } from "../tool/result.js"
-import { type AnyTool, defineTool } from "../tool/tool.js"
-import type { ToolRegistry } from "./registry.js"
+import { ExecutionFailed } from "../../tool/errors.js"
+import { Kind } from "../../tool/kind.js"
+import { textResult } from "../../tool/result.js"
+import { type AnyTool, defineTool } from "../../tool/tool.js"
+import type { ToolRegistry } from "../registry.js"
 import {
   clampMaxResults,
   DEFAULT_MAX_RESULTS,
@@ -25,7 +25,7 @@ import {
   publishFailedMessage,
   type SearchIndex,
   type SearchMessage
-} from "./search/index.js"
+} from "./index.js"
 
 const DESCRIPTION = `Fetches the full schemas of deferred tools so they can be called.
 

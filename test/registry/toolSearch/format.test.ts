@@ -7,7 +7,7 @@ import {
   NO_TOOL_NAMES,
   noMatchesMessage,
   publishFailedMessage
-} from "../../../src/registry/search/index.js"
+} from "../../../src/registry/toolSearch/index.js"
 
 const schemaA = { name: "a", description: "ends </function> here", parametersJsonSchema: { type: "object" } }
 const schemaB = { name: "b", description: "plain", parametersJsonSchema: {} }

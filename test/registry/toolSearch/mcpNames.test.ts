@@ -11,7 +11,7 @@ import {
   rawMcpToolName,
   sanitizeToolNameForProvider,
   toolNameHash
-} from "../../../src/registry/search/index.js"
+} from "../../../src/registry/toolSearch/index.js"
 
 const longMcp = `mcp__${"s".repeat(40)}__${"t".repeat(53)}`
 

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { matchesRequiredTerms, scoreTool, termVariants } from "../../../src/registry/search/index.js"
+import { matchesRequiredTerms, scoreTool, termVariants } from "../../../src/registry/toolSearch/index.js"
 import { tool } from "./fixtures.js"
 
 describe("scoreTool — reference §2.3 vectors", () => {

@@ -4,7 +4,7 @@ import {
   type KeywordSearchResult,
   NO_SEARCH_TERMS,
   type SearchableTool
-} from "../../../src/registry/search/index.js"
+} from "../../../src/registry/toolSearch/index.js"
 import { deferredBuiltins, mcpTool, ownDescriptions, tool } from "./fixtures.js"
 
 const names = (result: KeywordSearchResult): ReadonlyArray<string> => {

@@ -15,13 +15,16 @@ import { loadOutputLimits, type OutputLimits } from "../output/config.js"
 import { OutputPipeline } from "../output/pipeline.js"
 import { OutputStore } from "../output/store.js"
 import * as Registry from "../registry/registry.js"
-import { makeToolSearch } from "../registry/toolSearch.js"
+import { makeToolSearch } from "../registry/toolSearch/toolSearch.js"
+import { SessionEvents } from "../session/events.js"
 import { FileReadCache, type ReadEvidence } from "../session/readCache.js"
 import { newSessionId, Session } from "../session/session.js"
 import { ensureStateSubdir } from "../session/stateDir.js"
 import { makeWorkspace, Workspace } from "../session/workspace.js"
 import { resolveSandboxSettings, SandboxConfig, type SandboxOptions } from "../process/sandbox.js"
+// floors: start-up — shell/index.ts loads the shell tools, which a session loads on their first call
 import * as ShellLayer from "../shell/layer.js"
+// floors: start-up — mcp/index.ts loads the MCP client, which a session loads only when servers are configured
 import { McpGateway, type McpSessionOptions } from "../mcp/service.js"
 import type { Approver } from "./approver.js"
 import { BuiltinTools } from "./builtinTools.js"
@@ -71,6 +74,7 @@ export type SessionContext =
   | ToolHooks
   | SchedulerModule.Scheduler
   | McpGateway
+  | SessionEvents
 
 /**
  * The session layer. The {@link Approver} is the door's: elicitation for `serve`, a prompt for the
@@ -102,6 +106,8 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
     const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
     const base = Layer.mergeAll(
       Layer.succeed(Session, session),
+      // what shells and MCP upstreams tell the door (serve forwards it to the host)
+      SessionEvents.layer,
       Layer.effect(
         Workspace,
         makeWorkspace({

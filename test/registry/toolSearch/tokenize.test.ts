@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { parseKeywordQuery, STOP_WORDS, tokenize } from "../../../src/registry/search/index.js"
+import { parseKeywordQuery, STOP_WORDS, tokenize } from "../../../src/registry/toolSearch/index.js"
 
 describe("tokenize", () => {
   const vectors: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [

@@ -1,4 +1,4 @@
-import type { SearchableTool } from "../../../src/registry/search/index.js"
+import type { SearchableTool } from "../../../src/registry/toolSearch/index.js"
 
 /** A built-in (or, with `serverName`, MCP) searchable tool for tests. */
 export const tool = (

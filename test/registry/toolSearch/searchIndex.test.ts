@@ -6,7 +6,7 @@ import {
   type KeywordSearchResult,
   NO_SEARCH_TERMS,
   type SearchableTool
-} from "../../../src/registry/search/index.js"
+} from "../../../src/registry/toolSearch/index.js"
 import { sortTools } from "../../../src/tool/declarations.js"
 import { deferredBuiltins, mcpTool, ownDescriptions, tool } from "./fixtures.js"
 

@@ -7,7 +7,7 @@ import {
   isSelectQuery,
   parseSelect,
   stripMatchingQuotes
-} from "../../../src/registry/search/index.js"
+} from "../../../src/registry/toolSearch/index.js"
 
 describe("clampMaxResults", () => {
   it("defaults to 5, floors, clamps to 1..20, non-finite → 1", () => {

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { escapeSystemReminderTags, escapeXml, wrapSystemReminder } from "../../../src/registry/search/index.js"
+import { escapeSystemReminderTags, escapeXml, wrapSystemReminder } from "../../../src/registry/toolSearch/index.js"
 
 describe("escapeSystemReminderTags", () => {
   const vectors: ReadonlyArray<readonly [string, string]> = [
