@@ -126,7 +126,8 @@ const quietChars = (limits: OutputLimits): number =>
 const passesUntouched = (entries: ReadonlyArray<PipelineEntry>, limits: OutputLimits): PipelineOutput | undefined => {
   const quiet = quietChars(limits)
   let total = 0
-  for (const { result, tool } of entries) {
+  for (const { result, tool, streamed } of entries) {
+    if (streamed) return undefined // its save is counted in the report
     if (result._tag === "Cancelled") continue
     if (result._tag === "Failure") {
       total += result.message.length
@@ -161,6 +162,8 @@ const finalizeSlow = Effect.fn("OutputPipeline.finalize")(function*(
     Ref.update(counts, (c) => (ok ? { ...c, offloaded: c.offloaded + 1 } : { ...c, failures: c.failures + 1 }))
 
   const store = yield* OutputStore
+  // Streamed outputs that spilled were saved (or not) as they arrived.
+  for (const { streamed } of entries) if (streamed) yield* count(streamed.persisted.length > 0)
 
   /** Step 2 as it was when the result went through step 1 unchanged or as a stub whose save failed. */
   const truncate = Effect.fnUntraced(function*(w: Working) {
