@@ -223,6 +223,7 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
       budget.used -= bytes
     },
     keep: (from, toolName, facts) => {
+      if (facts.bytes > maxFileBytes) return undefined // over the per-file cap: it stays scratch
       const id = newId(toolName)
       const target = path.join(dir, `${id}.output`)
       try {
