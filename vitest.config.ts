@@ -20,6 +20,7 @@ if (typeof (Map as any).groupBy !== "function") {
 // project: `npm run test:slow`, run by CI after `npm test` (which runs the `main` project and stays
 // under its 6-minute budget on 2 cores). A plain `npx vitest run` runs both.
 const SLOW = [
+  "test/output/stream-1gib.test.ts",
   "test/robustness/overlapping-edits.test.ts",
   "test/robustness/search.test.ts",
   "test/security/abuse-fuzz.test.ts",

@@ -30,7 +30,7 @@ import {
 import { bufferPool, chunkEnd, encodeChunk, SMALL_SAVE_BYTES } from "./encode.js"
 import { sha256Hex as sha256HexOfBytes } from "../text/fileIo.js"
 import { encodeUtf8, utf8Bytes } from "./stub.js"
-import { type OutputFacts, openWriter, type OutputWriter } from "./writer.js"
+import { type OutputFacts, openWriter, type OutputWriter, type WriterOptions } from "./writer.js"
 
 /** One saved output. @category models */
 export interface PersistedOutput {
@@ -150,7 +150,7 @@ export declare namespace OutputStore {
      * Saves an output as it arrives, chunk by chunk (see {@link OutputWriter}); the file is the
      * scope's until `finish`.
      */
-    readonly openWriter: (toolName: string) => Effect.Effect<OutputWriter, never, Scope.Scope>
+    readonly openWriter: (toolName: string, options?: WriterOptions) => Effect.Effect<OutputWriter, never, Scope.Scope>
   }
 }
 
@@ -435,7 +435,7 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
     usage: Effect.sync(() => ({ usedBytes: budget.used, maxSessionBytes, maxFileBytes })),
     pathLength: (toolName) => path.join(dir, `${safeToolName(toolName)}_${"0".repeat(ID_HEX_CHARS)}.output`).length,
     scratch,
-    openWriter: (toolName) =>
+    openWriter: (toolName, writerOptions) =>
       openWriter({
         fs,
         maxFileBytes,
@@ -455,7 +455,7 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
           return { id, target: path.join(dir, `${id}.output`), temp: path.join(dir, `.${id}.output.tmp`) }
         },
         record: (entry) => Effect.sync(() => void entries.set(entry.id, entry))
-      }, toolName)
+      }, toolName, writerOptions)
   })
 })
 

@@ -14,6 +14,8 @@ import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Result from "effect/Result"
 import * as Scope from "effect/Scope"
+import { TailBytes } from "./ring.js"
+import { chunkEnd, encodeChunk, WRITE_BUFFER_BYTES } from "./encode.js"
 import { OutputTooLarge, OutputWriteFailed, type PersistError, SessionBudgetExhausted } from "./errors.js"
 import type { PersistedOutput } from "./store.js"
 
@@ -45,6 +47,17 @@ export interface OutputWriter {
   readonly path: string
   readonly append: (chunk: string | Uint8Array) => Effect.Effect<void>
   readonly finish: Effect.Effect<WriterOutcome>
+  /** The last `tailChars` chars appended (see {@link WriterOptions}); "" without them. */
+  readonly tail: () => string
+}
+
+/** Options of a streamed save. @category models */
+export interface WriterOptions {
+  /**
+   * Keep the last this many chars of the output, as UTF-8 bytes in a fixed ring: a tail window
+   * that holds no string of the stream (each would live on in the collector's old space).
+   */
+  readonly tailChars?: number | undefined
 }
 
 /** What the store lends a writer. @internal */
@@ -77,12 +90,19 @@ const newlinesIn = (bytes: Uint8Array): number => {
  *
  * @internal
  */
-export const openWriter = (host: WriterHost, toolName: string): Effect.Effect<OutputWriter, never, Scope.Scope> =>
+export const openWriter = (
+  host: WriterHost,
+  toolName: string,
+  options: WriterOptions = {}
+): Effect.Effect<OutputWriter, never, Scope.Scope> =>
   Effect.gen(function*() {
     const scope = yield* Scope.Scope
     const { fs } = host
     const slot = host.newSlot(toolName)
     const hash = createHash("sha256")
+    const tailChars = options.tailChars ?? 0
+    // A UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4).
+    const ring = tailChars > 0 ? new TailBytes(3 * tailChars + 4) : undefined
     const state = {
       bytes: 0,
       newlines: 0,
@@ -157,16 +177,31 @@ export const openWriter = (host: WriterHost, toolName: string): Effect.Effect<Ou
         if (Result.isFailure(written)) yield* fail(writeFailed(written.failure))
       })
 
-    const append = (chunk: string | Uint8Array): Effect.Effect<void> =>
+    const appendBytes = (bytes: Uint8Array): Effect.Effect<void> =>
       Effect.suspend(() => {
-        const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk
         if (bytes.length === 0 || state.done) return Effect.void
         hash.update(bytes)
+        ring?.push(bytes)
         state.bytes += bytes.length
         state.newlines += newlinesIn(bytes)
         state.endsWithNewline = bytes[bytes.length - 1] === 10
         return state.failure === undefined ? store(bytes) : Effect.void
       })
+
+    // Text is encoded through one reused buffer (each piece is written before the next is
+    // encoded): a long stream leaves no encoded copies behind for the collector.
+    let buffer: Buffer | undefined
+    const appendText = Effect.fnUntraced(function*(text: string) {
+      const into = (buffer ??= Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES))
+      for (let start = 0; start < text.length;) {
+        const end = chunkEnd(text, start, false, into.length)
+        yield* appendBytes(into.subarray(0, encodeChunk(into, text, start, end, false)))
+        start = end
+      }
+    })
+
+    const append = (chunk: string | Uint8Array): Effect.Effect<void> =>
+      typeof chunk === "string" ? appendText(chunk) : appendBytes(chunk)
 
     const finish: Effect.Effect<WriterOutcome> = Effect.uninterruptible(Effect.gen(function*() {
       const facts: OutputFacts = {
@@ -188,5 +223,5 @@ export const openWriter = (host: WriterHost, toolName: string): Effect.Effect<Ou
       return { facts, saved: Result.succeed(entry) }
     }))
 
-    return { path: slot.target, append, finish } satisfies OutputWriter
+    return { path: slot.target, append, finish, tail: () => ring?.text(tailChars) ?? "" } satisfies OutputWriter
   })
