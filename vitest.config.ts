@@ -22,6 +22,7 @@ if (typeof (Map as any).groupBy !== "function") {
 // backend parity table, MCP resilience, the 1 GiB flood and the end-to-end runs of the built CLI.
 // A plain `npx vitest run` runs every project.
 const SLOW = [
+  "test/output/stream-1gib.test.ts",
   "test/robustness/overlapping-edits.test.ts",
   "test/robustness/search.test.ts",
   "test/security/abuse-fuzz.test.ts",

@@ -16,6 +16,7 @@ import {
   Registry,
   Scheduler,
   SessionLayer,
+  streamResult,
   textResult,
   ToolHooks
 } from "../src/index.js"
@@ -174,6 +175,33 @@ export const remoteShell = (run: (command: string) => Promise<string>) =>
 
 export const withRemoteShell = (run: (command: string) => Promise<string>) =>
   SessionLayer.layer({ roots: ["/home/me/src/app"] }).pipe(Layer.provide(remoteShell(run)))
+
+// --- consume a tool's output stream ---
+
+const countTo = defineTool({
+  name: "count_to",
+  displayName: "CountTo",
+  description: "Prints the numbers from 1 to n, one a line.",
+  kind: Kind.Read,
+  params: Schema.Struct({ n: Schema.Int }),
+  invoke: (params) =>
+    Effect.succeed({
+      description: `Count to ${params.n}`,
+      execute: () =>
+        Effect.succeed(streamResult(
+          Stream.range(1, params.n).pipe(Stream.map((i) => ({ type: "text" as const, text: `${i}\n` })))
+        ))
+    })
+})
+
+export const liveCount = Effect.gen(function*() {
+  const scheduler = yield* Scheduler
+  const batch = yield* scheduler.runBatch([{ callId: "c1", name: "count_to", args: { n: 1_000_000 } }], {
+    // the live tap: every part, in order, as the pipeline takes it
+    onPart: (callId, part) => (part.type === "text" && part.text === "500000\n" ? Console.log(`${callId} is half way`) : Effect.void)
+  })
+  return batch.results[0] // a <persisted-output> stub naming the saved file (6.9 MB, SHA-256)
+}).pipe(Effect.provide(SessionLayer.layer({ roots: ["."], tools: [{ name: "count_to", load: Effect.succeed(countTo) }] })))
 
 // --- saved outputs ---
 export const savedOutputs = Effect.gen(function*() {

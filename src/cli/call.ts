@@ -21,6 +21,7 @@ import type { ApprovalMode } from "../run/policy.js"
 import { type BatchResult, Scheduler, type ToolCall } from "../run/scheduler.js"
 import * as SessionLayer from "../run/sessionLayer.js"
 import type { CallResult } from "../tool/outcome.js"
+import type { LiveOutput } from "../tool/tool.js"
 import type { ConfirmationOutcome } from "../tool/permission.js"
 import {
   colorEnabled,
@@ -204,7 +205,12 @@ export const withCliSession = <A, E, R>(
       const names = new Map<string, string>()
       const runBatch = (calls: ReadonlyArray<ToolCall>) => {
         calls.forEach((c) => names.set(c.callId, c.name))
-        return scheduler.runBatch(calls, { onOutput: (callId, chunk) => spinner.show(names.get(callId) ?? "tool", chunk) }).pipe(
+        const show = (callId: string, chunk: LiveOutput) => spinner.show(names.get(callId) ?? "tool", chunk)
+        // A streamed output's text reaches the spinner through the tap on its stream.
+        return scheduler.runBatch(calls, {
+          onOutput: show,
+          onPart: (callId, part) => (part.type === "text" ? show(callId, part.text) : Effect.void)
+        }).pipe(
           Effect.ensuring(spinner.clear)
         )
       }

@@ -53,7 +53,9 @@ export const truncatedText = (
 export const stubText = (
   content: string,
   saved: Result.Result<PersistedOutput, PersistError>,
-  previewChars?: number
+  previewChars?: number,
+  /** Size and digest of the whole output when `content` is only its head (a streamed output). */
+  whole?: { readonly bytes: number; readonly sha256: string }
 ): Effect.Effect<OutputText> =>
   Result.isSuccess(saved)
     ? Effect.succeed({
@@ -66,7 +68,7 @@ export const stubText = (
       persisted: saved.success
     })
     : Effect.as(Effect.logWarning(saved.failure.message), {
-      content: persistedOutputStub(content, { note: noteFor(saved.failure) }, { previewChars }),
+      content: persistedOutputStub(content, { note: noteFor(saved.failure) }, { previewChars, bytes: whole?.bytes, sha256: whole?.sha256 }),
       replaced: true
     })
 

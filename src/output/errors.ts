@@ -13,7 +13,11 @@ export class OutputTooLarge extends Schema.TaggedError<OutputTooLarge>()("Output
   bytes: Schema.Number,
   maxBytes: Schema.Number,
   message: Schema.String
-}) {}
+}) {
+  /** The wire code a door reports for it. */
+  static readonly code = "output_too_large" as const
+  readonly code = "output_too_large" as const
+}
 
 /** Saving the content would exceed the session's byte budget, so it was not saved. @category errors */
 export class SessionBudgetExhausted extends Schema.TaggedError<SessionBudgetExhausted>()("SessionBudgetExhausted", {
@@ -22,7 +26,11 @@ export class SessionBudgetExhausted extends Schema.TaggedError<SessionBudgetExha
   usedBytes: Schema.Number,
   maxBytes: Schema.Number,
   message: Schema.String
-}) {}
+}) {
+  /** The wire code a door reports for it. */
+  static readonly code = "session_budget_exhausted" as const
+  readonly code = "session_budget_exhausted" as const
+}
 
 /** Writing the output file failed (directory, temp file, permissions or rename). @category errors */
 export class OutputWriteFailed extends Schema.TaggedError<OutputWriteFailed>()("OutputWriteFailed", {
@@ -30,7 +38,11 @@ export class OutputWriteFailed extends Schema.TaggedError<OutputWriteFailed>()("
   path: Schema.String,
   message: Schema.String,
   cause: Schema.optionalKey(Schema.Defect())
-}) {}
+}) {
+  /** The wire code a door reports for it. */
+  static readonly code = "persist_error" as const
+  readonly code = "persist_error" as const
+}
 
 /** No saved output with that id exists in this session. @category errors */
 export class OutputNotFound extends Schema.TaggedError<OutputNotFound>()("OutputNotFound", {
@@ -59,7 +71,7 @@ export class InvalidOutputLimit extends Schema.TaggedError<InvalidOutputLimit>()
   message: Schema.String
 }) {}
 
-/** Every failure `OutputStore.persist` can report. @category errors */
+/** Every failure `OutputStore.persist` can report; each carries its wire `code`. @category errors */
 export type PersistError = OutputTooLarge | SessionBudgetExhausted | OutputWriteFailed
 
 /** Every failure `OutputStore.read` can report. @category errors */

@@ -9,6 +9,10 @@
  * 3. batch budget — the text of all results shares `batchBudget` by max-min fair allocation;
  *    results over their share are saved and cut to a head/tail preview naming the file.
  *
+ * A call whose output is a stream went through steps 1–2 as it arrived (`stream.ts`,
+ * {@link OutputPipeline.Service.drain}); if it spilled, its entry says so and this pass only
+ * gives it its share of the batch budget.
+ *
  * An offload that fails never fails the batch: it is logged, counted, and the text says so.
  *
  * Steps 1 and 2 decide what each result saves in call order (reserving room in the store in that
@@ -22,19 +26,23 @@ import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Result from "effect/Result"
 import type { CallResult } from "../tool/outcome.js"
-import type { LlmPart } from "../tool/result.js"
+import type { ToolError } from "../tool/errors.js"
+import type { LlmPart, ToolOutputStream } from "../tool/result.js"
 import type { ToolInfo } from "../tool/tool.js"
 import { fitHeader, fitText, planTextBudget } from "./budget.js"
 import { persistForBudget, stubText, truncateAndPersist, truncatedText } from "./compose.js"
 import { CurrentOutputLimits, exceedsPersistGate, type OutputLimits } from "./config.js"
 import type { OutputTooLarge, PersistError, SessionBudgetExhausted } from "./errors.js"
 import { OutputStore, type PersistedOutput, type Reservation } from "./store.js"
+import { type DrainedOutput, drainOutput, type DrainOptions } from "./stream.js"
 import { isAlreadyTruncated, noOutputMessage, truncateLlmText } from "./truncate.js"
 
 /** One finished call and the tool facts the pipeline needs. @category models */
 export interface PipelineEntry {
   readonly result: CallResult
   readonly tool?: Pick<ToolInfo, "name" | "maxOutputChars" | "truncateKeep"> | undefined
+  /** Set for a streamed output that spilled: already cut, its full text in these files. */
+  readonly streamed?: { readonly persisted: ReadonlyArray<string> } | undefined
 }
 
 /** What the pipeline did to a batch. @category models */
@@ -118,7 +126,8 @@ const quietChars = (limits: OutputLimits): number =>
 const passesUntouched = (entries: ReadonlyArray<PipelineEntry>, limits: OutputLimits): PipelineOutput | undefined => {
   const quiet = quietChars(limits)
   let total = 0
-  for (const { result, tool } of entries) {
+  for (const { result, tool, streamed } of entries) {
+    if (streamed) return undefined // its save is counted in the report
     if (result._tag === "Cancelled") continue
     if (result._tag === "Failure") {
       total += result.message.length
@@ -153,6 +162,8 @@ const finalizeSlow = Effect.fn("OutputPipeline.finalize")(function*(
     Ref.update(counts, (c) => (ok ? { ...c, offloaded: c.offloaded + 1 } : { ...c, failures: c.failures + 1 }))
 
   const store = yield* OutputStore
+  // Streamed outputs that spilled were saved (or not) as they arrived.
+  for (const { streamed } of entries) if (streamed) yield* count(streamed.persisted.length > 0)
 
   /** Step 2 as it was when the result went through step 1 unchanged or as a stub whose save failed. */
   const truncate = Effect.fnUntraced(function*(w: Working) {
@@ -176,9 +187,9 @@ const finalizeSlow = Effect.fn("OutputPipeline.finalize")(function*(
 
   /** Steps 1–2 for one result up to the save: what it saves, with the room reserved (in call order). */
   const decide = Effect.fnUntraced(function*(entry: PipelineEntry) {
-    const w: Working = { entry, result: entry.result, persisted: [] }
+    const w: Working = { entry, result: entry.result, persisted: entry.streamed?.persisted ?? [] }
     const { result } = w
-    if (result._tag !== "Success") return { _tag: "Done", w, countFailure: false } satisfies Plan
+    if (result._tag !== "Success" || entry.streamed) return { _tag: "Done", w, countFailure: false } satisfies Plan
     const name = toolNameOf(w)
     const single = result.llmContent.length === 1 && result.llmContent[0]!.type === "text"
     if (single) {
@@ -301,6 +312,11 @@ const finalizeSlow = Effect.fn("OutputPipeline.finalize")(function*(
  */
 export class OutputPipeline extends Context.Service<OutputPipeline, {
   readonly finalize: (entries: ReadonlyArray<PipelineEntry>) => Effect.Effect<PipelineOutput>
+  /**
+   * Steps 1–2 over one call's output stream as it arrives (see `stream.ts`): bounded memory,
+   * spilled to the store past the hold limit; `onPart` is the live tap.
+   */
+  readonly drain: (stream: ToolOutputStream, options: Omit<DrainOptions, "limits">) => Effect.Effect<DrainedOutput, ToolError>
 }>()("toolwright/output/OutputPipeline") {
   /** A pipeline with the given limits (default: the current {@link CurrentOutputLimits}). */
   static readonly layer = (limits?: OutputLimits): Layer.Layer<OutputPipeline, never, OutputStore> =>
@@ -310,7 +326,9 @@ export class OutputPipeline extends Context.Service<OutputPipeline, {
         const store = yield* OutputStore
         const effective = limits ?? (yield* CurrentOutputLimits)
         return OutputPipeline.of({
-          finalize: (entries) => finalizeBatch(entries, effective).pipe(Effect.provideService(OutputStore, store))
+          finalize: (entries) => finalizeBatch(entries, effective).pipe(Effect.provideService(OutputStore, store)),
+          drain: (stream, options) =>
+            drainOutput(stream, { ...options, limits: effective }).pipe(Effect.provideService(OutputStore, store))
         })
       })
     )

@@ -8,12 +8,14 @@
  * @since 0.1.0
  */
 import { createHash, randomBytes } from "node:crypto"
+import * as nodeFs from "node:fs"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Path from "effect/Path"
 import * as Ref from "effect/Ref"
+import type * as Scope from "effect/Scope"
 import { DEFAULT_MAX_OUTPUT_FILE_BYTES, DEFAULT_MAX_SESSION_OUTPUT_BYTES, DEFAULT_TRUNCATE_LINES } from "./constants.js"
 import {
   InvalidOutputPage,
@@ -29,6 +31,7 @@ import { bufferPool, chunkEnd, encodeChunk, SMALL_SAVE_BYTES } from "./encode.js
 // floors: start-up — text/index.ts loads the matching ladder, the diff and the codecs; the core needs only the hash
 import { sha256Hex as sha256HexOfBytes } from "../text/fileIo.js"
 import { encodeUtf8, utf8Bytes } from "./stub.js"
+import { type OutputFacts, openWriter, type OutputWriter, type WriterOptions } from "./writer.js"
 
 /** One saved output. @category models */
 export interface PersistedOutput {
@@ -102,6 +105,12 @@ export interface ScratchSpace {
   readonly claim: (bytes: number) => number
   /** Gives back bytes claimed but not written. */
   readonly release: (bytes: number) => void
+  /**
+   * Turns a finished scratch file (its bytes already claimed) into a saved output of `toolName`:
+   * renamed to `<id>.output` and recorded with the given facts, so it stays after the session.
+   * Returns the record, or undefined when the rename failed (the file then stays scratch).
+   */
+  readonly keep?: ((path: string, toolName: string, facts: OutputFacts) => PersistedOutput | undefined) | undefined
 }
 
 /** Types of the {@link OutputStore} service. @category models */
@@ -138,6 +147,11 @@ export declare namespace OutputStore {
     readonly pathLength: (toolName: string) => number
     /** Room for scratch files in the session cap; they are removed when the session ends. */
     readonly scratch: ScratchSpace
+    /**
+     * Saves an output as it arrives, chunk by chunk (see {@link OutputWriter}); the file is the
+     * scope's until `finish`.
+     */
+    readonly openWriter: (toolName: string, options?: WriterOptions) => Effect.Effect<OutputWriter, never, Scope.Scope>
   }
 }
 
@@ -176,6 +190,9 @@ export const pageOf = (text: string, offsetLine: number, limitLines: number) => 
   return { content: text.slice(start, end), lineCount, totalLines, nextOffsetLine, hasMore: nextOffsetLine < totalLines }
 }
 
+/** A fresh id for a saved output of `toolName`. */
+const newId = (toolName: string): string => `${safeToolName(toolName)}_${randomBytes(ID_HEX_CHARS / 2).toString("hex")}`
+
 const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 /**
@@ -193,7 +210,8 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
   // Bytes of the session cap in use, saved outputs and scratch files alike. A plain counter: scratch
   // writers claim synchronously, between their synchronous writes.
   const budget = { used: 0 }
-  const entries = yield* Ref.make<ReadonlyMap<string, PersistedOutput>>(new Map())
+  // The saved outputs. A plain map: a shell capture keeps its spill file synchronously.
+  const entries = new Map<string, PersistedOutput>()
 
   const scratch: ScratchSpace = {
     dir,
@@ -204,12 +222,25 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
     },
     release: (bytes) => {
       budget.used -= bytes
+    },
+    keep: (from, toolName, facts) => {
+      if (facts.bytes > maxFileBytes) return undefined // over the per-file cap: it stays scratch
+      const id = newId(toolName)
+      const target = path.join(dir, `${id}.output`)
+      try {
+        nodeFs.renameSync(from, target)
+      } catch {
+        return undefined
+      }
+      const entry: PersistedOutput = { id, path: target, toolName, ...facts }
+      entries.set(id, entry)
+      return entry
     }
   }
 
   /** Removes what the session leaves in the directory besides its saved outputs, then the directory if empty. */
   const removeScratch = Effect.gen(function*() {
-    const kept = new Set(Array.from((yield* Ref.get(entries)).values(), (entry) => path.basename(entry.path)))
+    const kept = new Set(Array.from(entries.values(), (entry) => path.basename(entry.path)))
     const names = yield* fs.readDirectory(dir)
     for (const name of names) {
       if (!kept.has(name)) yield* fs.remove(path.join(dir, name), { recursive: true, force: true }).pipe(Effect.ignore)
@@ -300,7 +331,7 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
           `Saving ${bytes} more bytes of ${toolName} output would exceed this session's ${maxSessionBytes}-byte budget for saved outputs (${before.used} bytes used), so it was not saved to a file.`
       })
     }
-    const id = `${safeToolName(toolName)}_${randomBytes(ID_HEX_CHARS / 2).toString("hex")}`
+    const id = newId(toolName)
     return { toolName, id, target: path.join(dir, `${id}.output`), temp: path.join(dir, `.${id}.output.tmp`), bytes } satisfies Slot
   })
 
@@ -332,7 +363,7 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
         sha256,
         lines: countLines(content)
       }
-      yield* Ref.update(entries, (map) => new Map(map).set(slot.id, entry))
+      entries.set(slot.id, entry)
       return entry
     })
 
@@ -365,7 +396,7 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
   })
 
   const get = Effect.fn("OutputStore.get")(function*(id: string) {
-    const entry = (yield* Ref.get(entries)).get(id)
+    const entry = entries.get(id)
     if (entry === undefined) {
       return yield* new OutputNotFound({ id, message: `No saved output with id '${id}' exists in this session.` })
     }
@@ -400,11 +431,32 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
     persist,
     reserve,
     get,
-    list: Effect.map(Ref.get(entries), (map) => Array.from(map.values())),
+    list: Effect.sync(() => Array.from(entries.values())),
     read,
     usage: Effect.sync(() => ({ usedBytes: budget.used, maxSessionBytes, maxFileBytes })),
     pathLength: (toolName) => path.join(dir, `${safeToolName(toolName)}_${"0".repeat(ID_HEX_CHARS)}.output`).length,
-    scratch
+    scratch,
+    openWriter: (toolName, writerOptions) =>
+      openWriter({
+        fs,
+        maxFileBytes,
+        maxSessionBytes,
+        claimSession: (bytes) => {
+          const used = budget.used
+          if (used + bytes > maxSessionBytes) return { ok: false, used }
+          budget.used += bytes
+          return { ok: true, used }
+        },
+        releaseSession: (bytes) => {
+          budget.used -= bytes
+        },
+        ensureDir: Effect.flatMap(Ref.get(dirMade), (made) => (made ? Effect.void : makeDir)),
+        newSlot: (toolName) => {
+          const id = newId(toolName)
+          return { id, target: path.join(dir, `${id}.output`), temp: path.join(dir, `.${id}.output.tmp`) }
+        },
+        record: (entry) => Effect.sync(() => void entries.set(entry.id, entry))
+      }, toolName, writerOptions)
   })
 })
 

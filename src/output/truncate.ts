@@ -92,12 +92,15 @@ export const wrapUnsavedOutput = (truncated: string): string => wrapTruncatedOut
 
 const unchanged = (content: string): TruncateResult => ({ content, truncated: false })
 
+/** Line `i` of a text (`lines[i]` of its split; a windowed text knows only some of them). */
+type LineAt = (i: number) => string
+
 /** Head lines within `budget` chars (each line costs length + 1); the first overflowing line is cut. */
-const takeHeadLines = (lines: ReadonlyArray<string>, count: number, budget: number) => {
+const takeHeadLines = (lineAt: LineAt, length: number, count: number, budget: number) => {
   const kept: Array<string> = []
   let used = 0
-  for (let i = 0; i < Math.min(count, lines.length); i++) {
-    const line = lines[i]!
+  for (let i = 0; i < Math.min(count, length); i++) {
+    const line = lineAt(i)
     const remaining = budget - used
     if (remaining <= 0) break
     if (line.length + 1 > remaining) {
@@ -112,12 +115,12 @@ const takeHeadLines = (lines: ReadonlyArray<string>, count: number, budget: numb
 }
 
 /** Tail lines from the end, not below `floor`, within `budget`; the overflowing line keeps its end. */
-const takeTailLines = (lines: ReadonlyArray<string>, count: number, floor: number, budget: number) => {
+const takeTailLines = (lineAt: LineAt, length: number, count: number, floor: number, budget: number) => {
   const kept: Array<string> = []
   let used = 0
-  const start = Math.max(lines.length - count, floor)
-  for (let i = lines.length - 1; i >= start; i--) {
-    const line = lines[i]!
+  const start = Math.max(length - count, floor)
+  for (let i = length - 1; i >= start; i--) {
+    const line = lineAt(i)
     const remaining = budget - used
     if (remaining <= 0) break
     if (line.length + 1 > remaining) {
@@ -131,14 +134,25 @@ const takeTailLines = (lines: ReadonlyArray<string>, count: number, floor: numbe
 }
 
 /** The head/tail preview of §10.2 steps 3–5 (no size checks). */
-const buildPreview = (lines: ReadonlyArray<string>, lineLimit: number, keep: TruncateKeep, preview: number): string => {
-  const effective = Math.min(lineLimit, lines.length)
+const buildPreview = (lines: ReadonlyArray<string>, lineLimit: number, keep: TruncateKeep, preview: number): string =>
+  previewOf((i) => lines[i]!, (i) => lines[i]!, lines.length, lineLimit, keep, preview)
+
+/** {@link buildPreview} over `length` lines that the head and the tail each read through their own accessor. */
+const previewOf = (
+  headLine: LineAt,
+  tailLine: LineAt,
+  length: number,
+  lineLimit: number,
+  keep: TruncateKeep,
+  preview: number
+): string => {
+  const effective = Math.min(lineLimit, length)
   const headCount = keep === "head" ? effective : keep === "tail" ? 0 : Math.max(Math.floor(effective / 5), 1)
   const tailCount = effective - headCount
   const headBudget = keep === "head" ? preview : keep === "tail" ? 0 : Math.floor(preview / 5)
-  const head = takeHeadLines(lines, headCount, headBudget)
+  const head = takeHeadLines(headLine, length, headCount, headBudget)
   const tailBudget = keep === "head" ? 0 : Math.max(preview - head.used - TRUNCATION_SEPARATOR.length, 0)
-  const tail = takeTailLines(lines, tailCount, head.kept.length, tailBudget)
+  const tail = takeTailLines(tailLine, length, tailCount, head.kept.length, tailBudget)
   if (keep === "head") return head.kept.join("\n") + TRUNCATION_SEPARATOR
   if (keep === "tail") return TRUNCATION_SEPARATOR + tail.join("\n")
   return head.kept.join("\n") + TRUNCATION_SEPARATOR + tail.join("\n")
@@ -177,4 +191,40 @@ export const truncateLlmText = (toolName: string, content: string, options: Trun
   if (isEmptyOutput(content)) return unchanged(noOutputMessage(toolName))
   if (content.startsWith(TOOL_OUTPUT_TRUNCATED_PREFIX)) return unchanged(content)
   return truncateToolOutput(content, options)
+}
+
+/**
+ * The text of a streamed output as far as memory keeps it: its first and last characters and how
+ * many lines the whole has (`\n` count + 1, as `split("\n")` counts them).
+ *
+ * @category models
+ */
+export interface TextWindows {
+  readonly head: string
+  readonly tail: string
+  readonly lines: number
+}
+
+/**
+ * The §10.2 head/tail preview of a text known only by its windows. It equals the preview of the
+ * whole text when each window holds more characters than `preview`: the head and tail budgets
+ * are spent before either side reads past its window.
+ *
+ * @category truncation
+ */
+export const windowedPreview = (
+  windows: TextWindows,
+  options: { readonly lines: number; readonly keep?: TruncateKeep | undefined; readonly preview: number }
+): string => {
+  const headLines = windows.head.split("\n")
+  const tailLines = windows.tail.split("\n")
+  const tailStart = windows.lines - tailLines.length
+  return previewOf(
+    (i) => headLines[i] ?? "",
+    (i) => tailLines[i - tailStart] ?? "",
+    windows.lines,
+    limitOrUnlimited(options.lines),
+    options.keep ?? "both",
+    options.preview
+  )
 }

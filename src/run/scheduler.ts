@@ -19,7 +19,7 @@ import { Workspace } from "../session/workspace.js"
 import { ExecutionDenied, hasCode, isToolError, type ToolError, UnhandledException } from "../tool/errors.js"
 import type { CallFailure, CallResult } from "../tool/outcome.js"
 import type { ConfirmationOutcome } from "../tool/permission.js"
-import type { ToolResult } from "../tool/result.js"
+import { type LlmPart, outputStreamOf, type ToolResult } from "../tool/result.js"
 import type { ExecuteContext, Invocation, LiveOutput } from "../tool/tool.js"
 import { Approver } from "./approver.js"
 import { eventHooksFor, ToolHooks } from "./hooks.js"
@@ -49,6 +49,17 @@ export interface SchedulerOptions {
   readonly maxConcurrency?: number | undefined
   /** Receives live output of every call. */
   readonly onOutput?: ((callId: string, chunk: LiveOutput) => Effect.Effect<void>) | undefined
+  /**
+   * The tap on every call's output stream: each part, in order, as the output pipeline takes it
+   * (a finished result's parts when it finishes; a streamed one's as they arrive).
+   */
+  readonly onPart?: ((callId: string, part: LlmPart) => Effect.Effect<void>) | undefined
+}
+
+/** Options of one batch: taps that override the scheduler's. @category models */
+export interface RunOptions {
+  readonly onOutput?: SchedulerOptions["onOutput"]
+  readonly onPart?: SchedulerOptions["onPart"]
 }
 
 /**
@@ -57,9 +68,9 @@ export interface SchedulerOptions {
  * @category services
  */
 export class Scheduler extends Context.Service<Scheduler, {
-  readonly runBatch: (calls: ReadonlyArray<ToolCall>, options?: { readonly onOutput?: SchedulerOptions["onOutput"] }) => Effect.Effect<BatchResult>
+  readonly runBatch: (calls: ReadonlyArray<ToolCall>, options?: RunOptions) => Effect.Effect<BatchResult>
   /** Runs one call as a batch of one. */
-  readonly runOne: (call: ToolCall, options?: { readonly onOutput?: SchedulerOptions["onOutput"] }) => Effect.Effect<CallResult>
+  readonly runOne: (call: ToolCall, options?: RunOptions) => Effect.Effect<CallResult>
   readonly setMode: (mode: ApprovalMode) => Effect.Effect<void>
   readonly mode: Effect.Effect<ApprovalMode>
 }>()("toolwright/run/Scheduler") {}
@@ -219,28 +230,41 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     return { _tag: "Ready", call, invocation, paths, confirmation } as Prepared
   })
 
+  /** A call's output through the stream stage; `undefined` when it is a finished result and nobody taps it. */
+  const drain = (ready: Extract<Prepared, { _tag: "Ready" }>, r: ToolResult, tap: SchedulerOptions["onPart"]) => {
+    if (r.stream === undefined && tap === undefined) return Effect.succeed(undefined)
+    const onPart = tap ? (part: LlmPart) => tap(ready.call.callId, part) : undefined
+    if (r.stream === undefined) return Effect.as(Effect.forEach(r.llmContent, onPart!, { discard: true }), undefined)
+    return pipeline.drain(outputStreamOf(r), { toolName: ready.call.name, tool: ready.invocation.tool, onPart })
+  }
+
   const execute = (
     ready: Extract<Prepared, { _tag: "Ready" }>,
-    onOutput: SchedulerOptions["onOutput"]
-  ): Effect.Effect<{ readonly result: CallResult; readonly raw?: ToolResult }> => {
-    const sink = onOutput ?? options.onOutput
+    runOptions: RunOptions
+  ): Effect.Effect<{ readonly result: CallResult; readonly raw?: ToolResult; readonly streamed?: PipelineEntry["streamed"] }> => {
+    const sink = runOptions.onOutput ?? options.onOutput
+    const tap = runOptions.onPart ?? options.onPart
     const context: ExecuteContext = {
       ...(sink ? { onOutput: (chunk: LiveOutput) => sink(ready.call.callId, chunk) } : {}),
       confirmation: ready.confirmation,
       hooks: eventHooksFor(hooks, ready.invocation)
     }
     return Effect.gen(function*() {
-      const exit = yield* Effect.exit(ready.invocation.execute(context))
+      const exit = yield* Effect.exit(Effect.flatMap(
+        ready.invocation.execute(context),
+        (r) => Effect.map(drain(ready, r, tap), (drained) => ({ r, drained }))
+      ))
       if (Exit.isSuccess(exit)) {
-        const r = exit.value
+        const { r, drained } = exit.value
         yield* hooks.afterCall({ invocation: ready.invocation, outcome: "success", data: r.data })
         return {
           raw: r,
+          ...(drained?.spilled ? { streamed: { persisted: drained.persisted } } : {}),
           result: {
             _tag: "Success",
             callId: ready.call.callId,
             name: ready.call.name,
-            llmContent: r.llmContent,
+            llmContent: drained?.llmContent ?? r.llmContent,
             display: r.display,
             resultFilePaths: r.resultFilePaths ?? [],
             data: r.data
@@ -255,29 +279,29 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
       if (hasCode(error, UnhandledException)) yield* Effect.logError("toolwright: tool defect", exit.cause)
       yield* hooks.afterCall({ invocation: ready.invocation, outcome: "failure" })
       return { result: failureOf(ready.call, error) }
-    }) as Effect.Effect<{ readonly result: CallResult; readonly raw?: ToolResult }>
+    }) as Effect.Effect<{ readonly result: CallResult; readonly raw?: ToolResult; readonly streamed?: PipelineEntry["streamed"] }>
   }
 
-  const runBatchBody = Effect.fnUntraced(function*(
-    calls: ReadonlyArray<ToolCall>,
-    runOptions: { readonly onOutput?: SchedulerOptions["onOutput"] } = {}
-  ) {
+  const runBatchBody = Effect.fnUntraced(function*(calls: ReadonlyArray<ToolCall>, runOptions: RunOptions = {}) {
     const prepared: Array<Prepared> = []
     for (const call of calls) prepared.push(yield* prepare(call))
     const results: Array<CallResult | undefined> = prepared.map((p) => (p._tag === "Done" ? p.result : undefined))
+    const streamed: Array<PipelineEntry["streamed"]> = []
     const indexed = prepared.flatMap((p, index) => (p._tag === "Ready" ? [{ p, index }] : []))
     const runs = partitionByConcurrencySafety(indexed, ({ p }) => p.invocation.concurrencySafe)
     for (const run of runs) {
-      const outs = yield* Effect.forEach(run.items, ({ p }) => execute(p, runOptions.onOutput), {
+      const outs = yield* Effect.forEach(run.items, ({ p }) => execute(p, runOptions), {
         concurrency: run.parallel ? maxConcurrency : 1
       })
       run.items.forEach(({ index }, i) => {
         results[index] = outs[i]!.result
+        streamed[index] = outs[i]!.streamed
       })
     }
     const entries: Array<PipelineEntry> = results.map((result, index) => {
       const p = prepared[index]!
-      return { result: result!, tool: p._tag === "Ready" ? p.invocation.tool : undefined }
+      const entry: PipelineEntry = { result: result!, tool: p._tag === "Ready" ? p.invocation.tool : undefined }
+      return streamed[index] ? { ...entry, streamed: streamed[index] } : entry
     })
     const finalized = yield* pipeline.finalize(entries)
     const touched = new Set<string>()
@@ -290,7 +314,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
 
   // A span per batch, without a captured stack trace: capturing one costs more than the rest of a
   // small call's overhead together.
-  const runBatch = (calls: ReadonlyArray<ToolCall>, runOptions: { readonly onOutput?: SchedulerOptions["onOutput"] } = {}) =>
+  const runBatch = (calls: ReadonlyArray<ToolCall>, runOptions: RunOptions = {}) =>
     runBatchBody(calls, runOptions).pipe(
       Effect.withSpan("Scheduler.runBatch", { attributes: { calls: calls.length } }, { captureStackTrace: false })
     )

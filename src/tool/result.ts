@@ -1,8 +1,14 @@
 /**
  * What a tool call returns: the parts the model sees, what a person sees, and the files it touched.
  *
+ * A result is finished (`llmContent` holds every part) or streamed: `stream` then yields the parts
+ * that follow `llmContent` as the tool produces them, and the output pipeline consumes it with
+ * bounded memory (see `docs/output-budgets.md`, "Streamed output").
+ *
  * @since 0.1.0
  */
+import * as Stream from "effect/Stream"
+import type { ToolError } from "./errors.js"
 
 /** A text part of the model-facing content. @category models */
 export interface TextPart {
@@ -45,8 +51,17 @@ export interface AnsiOutputDisplay {
 export type Display = string | FileDiffDisplay | TodoListDisplay | AnsiOutputDisplay
 
 /**
+ * The output of a call as it arrives: parts with a typed error channel. Text parts in a stream are
+ * chunks of one text (they are concatenated, not joined by newlines); media parts are kept whole.
+ *
+ * @category models
+ */
+export type ToolOutputStream = Stream.Stream<LlmPart, ToolError>
+
+/**
  * A successful tool result. `data` is the typed success value for programs that call the tool
- * directly; doors ignore it.
+ * directly; doors ignore it. With `stream`, the parts of `llmContent` come first and the
+ * stream's parts follow; a stream that fails makes the call fail with the error's code.
  *
  * @category models
  */
@@ -55,6 +70,8 @@ export interface ToolResult<A = unknown> {
   readonly display: Display
   readonly resultFilePaths?: ReadonlyArray<string> | undefined
   readonly data: A
+  /** The rest of the output, still arriving. */
+  readonly stream?: ToolOutputStream | undefined
 }
 
 /** A text part. @category constructors */
@@ -74,3 +91,31 @@ export const textResult = <A = void>(
 /** The text parts of a result joined by newlines. @category getters */
 export const llmText = (parts: ReadonlyArray<LlmPart>): string =>
   parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n")
+
+/**
+ * A result whose model-facing content is `stream` (for example text chunks of a long output).
+ * `display` defaults to the empty string: doors show what the pipeline made of the stream.
+ *
+ * @category constructors
+ */
+export const streamResult = <A = void>(
+  stream: ToolOutputStream,
+  options: { readonly display?: Display; readonly data?: A; readonly resultFilePaths?: ReadonlyArray<string> } = {}
+): ToolResult<A> => ({
+  llmContent: [],
+  stream,
+  display: options.display ?? "",
+  data: options.data as A,
+  ...(options.resultFilePaths ? { resultFilePaths: options.resultFilePaths } : {})
+})
+
+/**
+ * Every part of a result as one stream: a finished result is lifted into a stream of its parts,
+ * a streamed one is its first parts followed by its stream.
+ *
+ * @category getters
+ */
+export const outputStreamOf = (result: Pick<ToolResult, "llmContent" | "stream">): ToolOutputStream => {
+  const first: ToolOutputStream = Stream.fromIterable(result.llmContent)
+  return result.stream === undefined ? first : Stream.concat(first, result.stream)
+}

@@ -10,12 +10,18 @@
  * bytes marks the output binary: the text stream stops, the raw bytes go to the spill file, and
  * the model is told the size.
  *
+ * A text spill that holds the whole output (nothing discarded, every write made) becomes a saved
+ * output of the session's store when the capture ends (`SpillBudget.keep`: renamed to
+ * `<id>.output`, recorded with the size, SHA-256 and line count computed as it was written), so
+ * the full text stays in the output store after the session; otherwise it stays a scratch file.
+ *
  * Whole lines that are already plain (printable ASCII, tab, newline, `\r\n`) skip the decoder: a
  * SIMD scan (`plainScan.ts`) proves it, and the bytes are kept or written as they came (`\r\n`
  * becoming `\n`). Everything else goes through the decoder, so the text is the same either way.
  *
  * @since 0.1.0
  */
+import { createHash, type Hash } from "node:crypto"
 import * as fs from "node:fs"
 import { makePlainScanner, type PlainScanner } from "./plainScan.js"
 import { type CarriageReturnMode, PlainTextDecoder } from "./plainText.js"
@@ -50,7 +56,19 @@ export interface CaptureLimits {
 export interface SpillBudget {
   readonly claim: (bytes: number) => number
   readonly release: (bytes: number) => void
+  /**
+   * Keeps a finished spill file that holds the whole text as a saved output of `toolName` (the
+   * output store's `scratch.keep`); returns its new path, or undefined to leave it scratch.
+   */
+  readonly keep?:
+    | ((path: string, toolName: string, facts: { readonly bytes: number; readonly sha256: string; readonly lines: number }) =>
+      | { readonly path: string }
+      | undefined)
+    | undefined
 }
+
+/** The tool name a kept spill file is saved under unless the capture is told another. @category constants */
+export const SHELL_TOOL_NAME = "run_shell_command"
 
 /** The spill file of a capture. @category models */
 export interface SpillFile {
@@ -111,15 +129,25 @@ export class OutputCapture {
   #failed: string | undefined
 
   readonly #budget: SpillBudget | undefined
+  readonly #toolName: string
+  // Of the bytes written to the spill file, for keeping it as a saved output.
+  readonly #hash: Hash = createHash("sha256")
+  #newlines = 0
+  #endsWithNewline = true
 
   constructor(
     limits: CaptureLimits,
     spillPath: () => string,
-    options: { readonly carriageReturn?: CarriageReturnMode; readonly budget?: SpillBudget | undefined } = {}
+    options: {
+      readonly carriageReturn?: CarriageReturnMode
+      readonly budget?: SpillBudget | undefined
+      readonly toolName?: string | undefined
+    } = {}
   ) {
     this.#limits = limits
     this.#spillPath = spillPath
     this.#budget = options.budget
+    this.#toolName = options.toolName ?? SHELL_TOOL_NAME
     this.#decoder = new PlainTextDecoder(options)
     this.#plain = makePlainScanner()
   }
@@ -207,9 +235,6 @@ export class OutputCapture {
   finish(): CapturedOutput {
     if (!this.#binary) this.#text(this.#decoder.end())
     this.#flush()
-    const spill: SpillFile | undefined = this.#spilling
-      ? { path: this.#path, bytes: this.#spilledBytes, discardedBytes: this.#discarded, ...(this.#failed ? { error: this.#failed } : {}) }
-      : undefined
     if (this.#fd !== undefined) {
       try {
         fs.closeSync(this.#fd)
@@ -218,9 +243,24 @@ export class OutputCapture {
       }
       this.#fd = undefined
     }
+    const spill: SpillFile | undefined = this.#spilling
+      ? { path: this.#keptPath(), bytes: this.#spilledBytes, discardedBytes: this.#discarded, ...(this.#failed ? { error: this.#failed } : {}) }
+      : undefined
     if (this.#binary) return { kind: "binary", totalBytes: this.#totalBytes, spill }
     if (spill === undefined) return { kind: "text", text: this.#parts.join(""), totalBytes: this.#totalBytes }
     return { kind: "text", text: this.#head, tail: this.#lastChars(this.#limits.tailChars), spill, totalBytes: this.#totalBytes }
+  }
+
+  /** The spill file's path, as a saved output when it holds the whole text and the budget keeps it. */
+  #keptPath(): string | undefined {
+    const path = this.#path
+    if (path === undefined || this.#binary || this.#discarded > 0 || this.#failed !== undefined || !this.#budget?.keep) return path
+    const facts = {
+      bytes: this.#spilledBytes,
+      sha256: this.#hash.digest("hex"),
+      lines: this.#newlines + (this.#endsWithNewline ? 0 : 1)
+    }
+    return this.#budget.keep(path, this.#toolName, facts)?.path ?? path
   }
 
   /** The last `maxChars` (at most `tailChars`) of the committed text. */
@@ -333,6 +373,14 @@ export class OutputCapture {
     if (batched !== undefined) this.#write(batched)
   }
 
+  /** Hash and line count of written text bytes. */
+  #account(bytes: Buffer): void {
+    if (bytes.length === 0) return
+    this.#hash.update(bytes)
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) this.#newlines++
+    this.#endsWithNewline = bytes[bytes.length - 1] === 10
+  }
+
   /** Writes accepted bytes; on failure they count as discarded and the file is closed. */
   #write(first: Buffer, second?: Buffer): void {
     const fd = this.#fd
@@ -344,6 +392,10 @@ export class OutputCapture {
       while (written < total) {
         const [buffer, offset] = written < first.length ? [first, written] : [second!, written - first.length]
         written += fs.writeSync(fd, buffer, offset, buffer.length - offset)
+      }
+      if (!this.#binary) {
+        this.#account(first)
+        if (second !== undefined) this.#account(second)
       }
     } catch (error) {
       this.#failed ??= error instanceof Error ? error.message : String(error)
