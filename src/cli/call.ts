@@ -16,13 +16,8 @@ import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import { Argument, Command, Flag } from "effect/cli"
-import { Approver } from "../run/approver.js"
-import type { ApprovalMode } from "../run/policy.js"
-import { type BatchResult, Scheduler, type ToolCall } from "../run/scheduler.js"
-import * as SessionLayer from "../run/sessionLayer.js"
-import type { CallResult } from "../tool/outcome.js"
-import type { LiveOutput } from "../tool/tool.js"
-import type { ConfirmationOutcome } from "../tool/permission.js"
+import { type ApprovalMode, Approver, type BatchResult, Scheduler, SessionLayer, type ToolCall } from "../run/index.js"
+import type { CallResult, ConfirmationOutcome, LiveOutput } from "../tool/index.js"
 import {
   colorEnabled,
   makeSpinner,

@@ -12,14 +12,18 @@ import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
 // floors: start-up — mcp/index.ts loads the MCP client (a chunk of its own in the bundle, loaded when servers are configured)
 import { loadMcpConfigFile } from "../mcp/config.js"
-import type { SandboxOptions } from "../process/sandbox.js"
-import { Approver } from "../run/approver.js"
-import { type ApprovalMode, type PermissionRule, validateRule } from "../run/policy.js"
-import * as SessionLayer from "../run/sessionLayer.js"
-import { SessionInitError } from "../run/sessionLayer.js"
-import { ToolRegistry } from "../registry/registry.js"
-import { serveStdio } from "../serve/stdio.js"
-import { declarations, type DeclarationFormat } from "../tool/declarations.js"
+import type { SandboxOptions } from "../process/index.js"
+import {
+  type ApprovalMode,
+  Approver,
+  type PermissionRule,
+  SessionInitError,
+  SessionLayer,
+  validateRule
+} from "../run/index.js"
+import { ToolRegistry } from "../registry/index.js"
+import { serveStdio } from "../serve/index.js"
+import { type DeclarationFormat, declarations } from "../tool/index.js"
 import { makeCallCommand } from "./call.js"
 import { makeRunCommand } from "./run.js"
 import { loadToolModule } from "./toolModules.js"

@@ -9,9 +9,14 @@ import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Semaphore from "effect/Semaphore"
-import type { ApprovalRequest } from "../run/approver.js"
-import { CANCELLED_CODE, type CallResult } from "../tool/outcome.js"
-import type { Display, FileDiffDisplay, TodoListDisplay } from "../tool/result.js"
+import type { ApprovalRequest } from "../run/index.js"
+import {
+  type CallResult,
+  CANCELLED_CODE,
+  type Display,
+  type FileDiffDisplay,
+  type TodoListDisplay
+} from "../tool/index.js"
 
 /** Whether to write ANSI colours to a stream: `NO_COLOR` wins, then `FORCE_COLOR`, then "is it a terminal". @category rendering */
 export const colorEnabled = (

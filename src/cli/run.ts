@@ -11,9 +11,8 @@ import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Schema from "effect/Schema"
 import { Argument, Command, Flag } from "effect/cli"
-import type { ApprovalMode } from "../run/policy.js"
-import type { ToolCall } from "../run/scheduler.js"
-import type { CallResult } from "../tool/outcome.js"
+import type { ApprovalMode, ToolCall } from "../run/index.js"
+import type { CallResult } from "../tool/index.js"
 import { exitFor, personFlags, printResult, readStdin, type SessionFlags, usageError, withCliSession } from "./call.js"
 
 /** One step of a script: the calls of one line (one batch). @category models */

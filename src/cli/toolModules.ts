@@ -8,8 +8,8 @@ import { pathToFileURL } from "node:url"
 import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type { ToolFactory } from "../registry/registry.js"
-import type { AnyTool } from "../tool/tool.js"
+import type { ToolFactory } from "../registry/index.js"
+import type { AnyTool } from "../tool/index.js"
 
 /** A tools module could not be loaded. @category errors */
 export class ToolModuleError extends Schema.TaggedError<ToolModuleError>()("ToolModuleError", { message: Schema.String }) {}

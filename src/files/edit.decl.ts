@@ -5,9 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { declareTool, descriptionFile } from "../tool/toolDeclaration.js"
-import { PathParam } from "../tool/annotations.js"
-import { Kind } from "../tool/kind.js"
+import { declareTool, descriptionFile, Kind, PathParam } from "../tool/index.js"
 
 /** Params of `edit`. @category models */
 export const EditParams = Schema.Struct({

@@ -10,8 +10,7 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { createChangePatch, createPatchSmart, getChangeDiffStat, getDiffStat } from "../text/diff.js"
-import type { Rung } from "../text/index.js"
+import { createChangePatch, createPatchSmart, getChangeDiffStat, getDiffStat, type Rung } from "../text/index.js"
 import {
   defineTool,
   ExecutionDenied,
@@ -22,8 +21,7 @@ import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./edit
 import { replanEdit } from "./editReplan.js"
 import { commitPlan, makeMutationContext, unchangedSinceApproval } from "../write/index.js"
 import { writeFailure } from "../write/index.js"
-import { realLocation } from "../session/location.js"
-import { displayPath, unescapePath } from "../session/paths.js"
+import { displayPath, realLocation, unescapePath } from "../session/index.js"
 import { EditParams, editDeclaration } from "./edit.decl.js"
 
 export { EditParams } from "./edit.decl.js"

@@ -5,15 +5,26 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
-import { ChangeView } from "../text/change.js"
-import { changedOldLinesOf } from "../text/diff.js"
-import { encodeText, findUnrepresentable, NEW_FILE_FORMAT, type TextFormat, toLf } from "../text/codec.js"
-import { encodeChange } from "../text/encodeChange.js"
-import type { WriteBytes } from "../text/fileIo.js"
-import { type EditMatch, type EditSnippet, extractEditSnippet, type NearMiss, resolveEdit, type Rung } from "../text/index.js"
-import { extractChangeSnippet } from "../text/snippet.js"
-import { utf8HasNoLookalikes } from "../text/unicode.js"
+import { checkPriorRead, type PriorReadError } from "../session/index.js"
+import {
+  changedOldLinesOf,
+  ChangeView,
+  type EditMatch,
+  type EditSnippet,
+  encodeChange,
+  encodeText,
+  extractChangeSnippet,
+  extractEditSnippet,
+  findUnrepresentable,
+  type NearMiss,
+  NEW_FILE_FORMAT,
+  resolveEdit,
+  type Rung,
+  type TextFormat,
+  toLf,
+  utf8HasNoLookalikes,
+  type WriteBytes
+} from "../text/index.js"
 import {
   AttemptToCreateExistingFile,
   EditExpectedOccurrenceMismatch,
@@ -24,7 +35,7 @@ import {
   FileNotFound,
   type FileTooLarge,
   type PermissionDenied
-} from "../tool/errors.js"
+} from "../tool/index.js"
 import type { FileToolsSettings } from "../write/index.js"
 import { requireSeenLines } from "./evidence.js"
 import { type FileSnapshot, loadSnapshot, type MutationContext, type PriorGuard } from "../write/index.js"

@@ -8,7 +8,7 @@
  * @since 0.2.0
  */
 import * as Effect from "effect/Effect"
-import { FileChangedSinceRead } from "../tool/errors.js"
+import { FileChangedSinceRead } from "../tool/index.js"
 import { editGuard, type EditPlan, type EditPlanError, type EditRequest, planEdit } from "./editPlan.js"
 import type { FileSnapshot, MutationContext } from "../write/index.js"
 

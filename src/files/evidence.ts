@@ -8,10 +8,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { LineRange } from "../session/lineRanges.js"
-import { type FileIdentity, type FileReadCacheService, inodeKey, sameFile } from "../session/readCache.js"
-import type { ChangedLines } from "../text/diff.js"
-import { EditRequiresPriorRead } from "../tool/errors.js"
+import { type FileIdentity, type FileReadCacheService, inodeKey, type LineRange, sameFile } from "../session/index.js"
+import type { ChangedLines } from "../text/index.js"
+import { EditRequiresPriorRead } from "../tool/index.js"
 
 /** Lines of a text: `\n`-terminated lines plus a final unterminated one (a trailing `\n` adds none). @category lines */
 export const countTextLines = (text: string): number => {

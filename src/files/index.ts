@@ -5,6 +5,9 @@
  *
  * @since 0.1.0
  */
+export { editDeclaration } from "./edit.decl.js"
+export { notebookEditDeclaration } from "./notebookEdit.decl.js"
+export { readFileDeclaration } from "./readFile.decl.js"
 /** The `read_file` tool and its params. */
 export { makeReadFile, ReadFileParams } from "./readFile.js"
 /** The typed result of a read. */
@@ -13,6 +16,7 @@ export type { ReadFileData } from "./readKinds.js"
 export { EditParams, makeEdit, type EditData } from "./edit.js"
 /** What each approximate rung of the ladder means. */
 export { RUNG_EXPLANATIONS } from "./editPlan.js"
+export { writeFileDeclaration } from "./writeFile.decl.js"
 /** The `write_file` tool, its params and typed result. */
 export { makeWriteFile, WriteFileParams, type WriteFileData } from "./writeFile.js"
 /** The `notebook_edit` tool, its params and typed result. */

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { MediaPart } from "../tool/result.js"
+import type { MediaPart } from "../tool/index.js"
 import {
   detectIndent,
   findCellSpans,

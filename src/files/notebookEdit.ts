@@ -10,8 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import { stat } from "../disk/index.js"
-import { encodeText, findUnrepresentable } from "../text/codec.js"
-import { createPatchSmart } from "../text/diff.js"
+import { createPatchSmart, encodeText, findUnrepresentable } from "../text/index.js"
 import {
   defineTool,
   EditRequiresPriorRead,
@@ -30,8 +29,7 @@ import {
 import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "../write/index.js"
 import { snapshotReadFailure, writeFailure } from "../write/index.js"
 import { applyNotebookEdit, displayIds, hasStableIds, type Notebook, parseNotebook } from "./notebook.js"
-import { realLocation } from "../session/location.js"
-import { displayPath, unescapePath } from "../session/paths.js"
+import { displayPath, realLocation, unescapePath } from "../session/index.js"
 import { NotebookEditParams, notebookEditDeclaration } from "./notebookEdit.decl.js"
 
 export { NotebookEditParams } from "./notebookEdit.decl.js"

@@ -18,16 +18,18 @@ import { call, open, realpath, stat } from "../disk/index.js"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import { isPathInside } from "../session/realPath.js"
-import { descriptorRealPath } from "../text/beneath.js"
+import { isPathInside } from "../session/index.js"
+import { descriptorRealPath } from "../text/index.js"
 import {
+  failureReason,
   FileNotFound,
+  isMissing,
   PathNotInWorkspace,
   type PermissionDenied,
   ReadContentFailure,
+  readRefusal,
   TargetIsDirectory
 } from "../tool/index.js"
-import { failureReason, isMissing, readRefusal } from "../tool/errno.js"
 
 /** A file opened for reading, with the `fstat` of its descriptor. @category models */
 export interface OpenedFile {

@@ -9,17 +9,18 @@ import type * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { LineRange } from "../session/lineRanges.js"
-import { decodeText } from "../text/codec.js"
+import type { LineRange } from "../session/index.js"
+import { decodeText } from "../text/index.js"
 import {
+  failureReason,
   FileTooLarge,
   InvalidToolParams,
   type LlmPart,
   type PermissionDenied,
   ReadContentFailure,
+  readRefusal,
   text
 } from "../tool/index.js"
-import { failureReason, readRefusal } from "../tool/errno.js"
 import { parseNotebook, renderNotebook } from "./notebook.js"
 import { countPdfPages, parsePages } from "./pdf.js"
 import { FIRST_CHUNK_BYTES, MAX_CHUNK_BYTES, pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"

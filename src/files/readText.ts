@@ -11,15 +11,15 @@
  */
 import iconv from "iconv-lite"
 import * as Effect from "effect/Effect"
-import { isJsWhitespace } from "../text/unicode.js"
 import {
   bomBytes,
   decodeText,
-  DETECTION_SAMPLE_BYTES,
   detectBom,
   detectEncoding,
-  detectUtf16WithoutBom
-} from "../text/codec.js"
+  DETECTION_SAMPLE_BYTES,
+  detectUtf16WithoutBom,
+  isJsWhitespace
+} from "../text/index.js"
 
 /** Marker appended to a line cut by the character budget. @category constants */
 export const LINE_CUT_MARKER = "... [truncated]"

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as path from "node:path"
-import { detectBom, detectUtf16WithoutBom } from "../text/codec.js"
+import { detectBom, detectUtf16WithoutBom } from "../text/index.js"
 
 /** A file's kind, with the MIME type of media kinds. @category models */
 export type FileKind =

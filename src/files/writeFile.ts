@@ -10,30 +10,29 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { isMissing } from "../tool/errno.js"
-import { checkPriorRead, type PriorReadError } from "../session/priorRead.js"
+import { checkPriorRead, displayPath, type PriorReadError, realLocation, unescapePath } from "../session/index.js"
 import {
+  createPatchSmart,
   describeFormat,
   encodeText,
   findUnrepresentable,
+  getDiffStat,
   NEW_FILE_FORMAT,
   type TextFormat,
   toLf
-} from "../text/codec.js"
-import { createPatchSmart, getDiffStat } from "../text/diff.js"
+} from "../text/index.js"
 import {
   defineTool,
   type EditRequiresPriorRead,
   type FileTooLarge,
   FileWriteFailure,
   InvalidToolParams,
+  isMissing,
   type PermissionDenied,
   text
 } from "../tool/index.js"
 import { countTextLines, requireSeenWholeFile } from "./evidence.js"
 import { commitSnapshot, type FileSnapshot, loadSnapshot, makeMutationContext, unchangedSinceApproval, type MutationContext, type PriorGuard } from "../write/index.js"
-import { realLocation } from "../session/location.js"
-import { displayPath, unescapePath } from "../session/paths.js"
 import { snapshotReadFailure, writeFailure } from "../write/index.js"
 import { WriteFileParams, writeFileDeclaration } from "./writeFile.decl.js"
 

@@ -26,10 +26,17 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { McpSandboxConfig, McpServerConfig } from "./config.js"
-import { type CommandLine, confine, probeSandbox, SandboxConfig, type SandboxSettings, sandboxSettingsOrDefault } from "../process/sandbox.js"
+import {
+  type CommandLine,
+  confine,
+  killProcessTree,
+  probeSandbox,
+  SandboxConfig,
+  type SandboxSettings,
+  sandboxSettingsOrDefault
+} from "../process/index.js"
 import { KILL_GRACE_MS } from "./constants.js"
 import { McpConnectError } from "./errors.js"
-import { killProcessTree } from "../process/tree.js"
 import { BoundedStdioTransport } from "./stdioTransport.js"
 
 /** Our name and version in `initialize`. @category constants */

@@ -6,8 +6,7 @@
  * @since 0.1.0
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { McpToolError } from "../tool/errors.js"
-import { type LlmPart, type MediaPart, text, type ToolResult } from "../tool/result.js"
+import { type LlmPart, McpToolError, type MediaPart, text, type ToolResult } from "../tool/index.js"
 import { MAX_MCP_RESULT_MEDIA_CHARS, MAX_TOOL_ERROR_RESPONSE_CHARS } from "./constants.js"
 
 /** The typed success of an upstream tool call. @category models */

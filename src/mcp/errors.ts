@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { codedError } from "../tool/codedError.js"
+import { codedError } from "../tool/index.js"
 
 /** The MCP config file cannot be used at all (unreadable, not JSON, wrong shape). @category errors */
 export class McpConfigError extends Schema.TaggedError<McpConfigError>()("McpConfigError", {

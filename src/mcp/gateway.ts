@@ -17,12 +17,14 @@ import * as PubSub from "effect/PubSub"
 import * as Ref from "effect/Ref"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
-import { ToolRegistry } from "../registry/registry.js"
-import { buildChangedMcpToolsReminder, buildMcpServerInstructionsReminder } from "../registry/toolSearch/reminder.js"
-import type { DeferredToolSummary } from "../registry/toolSearch/types.js"
-import { SessionEvents } from "../session/events.js"
-import { Workspace } from "../session/workspace.js"
-import { ExecutionFailed } from "../tool/errors.js"
+import {
+  buildChangedMcpToolsReminder,
+  buildMcpServerInstructionsReminder,
+  type DeferredToolSummary,
+  ToolRegistry
+} from "../registry/index.js"
+import { SessionEvents, Workspace } from "../session/index.js"
+import { ExecutionFailed } from "../tool/index.js"
 import { refusedMessage, warningMessage } from "./budget.js"
 import { toSessionEvent } from "./hostLog.js"
 import type { McpConfig, McpServerConfig } from "./config.js"

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import type { SessionEvent, SessionLogLevel } from "../session/events.js"
+import type { SessionEvent, SessionLogLevel } from "../session/index.js"
 import type { GatewayEvent, ServerStatus } from "./service.js"
 
 /** The logger name of gateway status messages. @category constants */

@@ -9,10 +9,15 @@ import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { type ExecutionFailed, ExecutionTimeout, McpToolError } from "../tool/errors.js"
-import { Kind } from "../tool/kind.js"
-import { type LlmPart, text } from "../tool/result.js"
-import { defineTool } from "../tool/tool.js"
+import {
+  defineTool,
+  type ExecutionFailed,
+  ExecutionTimeout,
+  Kind,
+  type LlmPart,
+  McpToolError,
+  text
+} from "../tool/index.js"
 import type { McpServerConfig } from "./config.js"
 import type { Catalog } from "./discovery.js"
 import { MAX_MCP_RESOURCE_BLOB_CHARS, MAX_MCP_RESOURCE_TEXT_CHARS } from "./constants.js"

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import type { ToolRegistry } from "../registry/registry.js"
+import type { ToolRegistry } from "../registry/index.js"
 import type { McpServerConfig } from "./config.js"
 import { type Catalog, type DiscoveredTool, toolSignature } from "./discovery.js"
 import { isToolEnabled } from "./filter.js"

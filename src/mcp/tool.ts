@@ -8,12 +8,18 @@
  */
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
 import * as Effect from "effect/Effect"
-import { mcpToolName } from "../registry/toolSearch/mcpNames.js"
-import { ExecutionTimeout, hasCode, McpToolError } from "../tool/errors.js"
-import { Kind } from "../tool/kind.js"
-import type { ConfirmationDetails } from "../tool/permission.js"
-import type { ToolResult } from "../tool/result.js"
-import { defineJsonSchemaTool, type ExecuteContext, type JsonSchemaTool } from "../tool/tool.js"
+import { mcpToolName } from "../registry/index.js"
+import {
+  type ConfirmationDetails,
+  defineJsonSchemaTool,
+  type ExecuteContext,
+  ExecutionTimeout,
+  hasCode,
+  type JsonSchemaTool,
+  Kind,
+  McpToolError,
+  type ToolResult
+} from "../tool/index.js"
 import { isAlwaysLoaded, type McpServerConfig } from "./config.js"
 import { MCP_TOOL_MAX_OUTPUT_CHARS } from "./constants.js"
 import { type McpCallData, toToolResult } from "./content.js"

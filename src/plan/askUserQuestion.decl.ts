@@ -6,8 +6,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { Kind } from "../tool/kind.js"
-import { declareTool, descriptionFile } from "../tool/toolDeclaration.js"
+import { declareTool, descriptionFile, Kind } from "../tool/index.js"
 
 /** Questions per call. @category constants */
 export const MIN_QUESTIONS = 1

@@ -10,9 +10,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import type { AskUserQuestionConfirmation, ConfirmationOutcome } from "../tool/permission.js"
-import { textResult } from "../tool/result.js"
-import { defineTool } from "../tool/tool.js"
+import { type AskUserQuestionConfirmation, type ConfirmationOutcome, defineTool, textResult } from "../tool/index.js"
 import {
   AskTexts,
   AskUserQuestionParams,

@@ -12,9 +12,16 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { type DiskError, describeDiskError, ifExists, readText, writeFileAtomic } from "../disk/index.js"
-import type { WorkspaceService } from "../session/workspace.js"
-import { readRefusal, writeFailureWith } from "../tool/errno.js"
-import { ExecutionFailed, type FileWriteFailure, type NoSpaceLeft, type PermissionDenied, ReadContentFailure } from "../tool/errors.js"
+import type { WorkspaceService } from "../session/index.js"
+import {
+  ExecutionFailed,
+  type FileWriteFailure,
+  type NoSpaceLeft,
+  type PermissionDenied,
+  ReadContentFailure,
+  readRefusal,
+  writeFailureWith
+} from "../tool/index.js"
 import { Board, emptyBoard } from "./board.js"
 import { type LockOptions, LockTimeout, PLAN_FILE_MODE, withFileLock } from "./lock.js"
 

@@ -4,6 +4,11 @@
  *
  * @since 0.1.0
  */
+export { askUserQuestionDeclaration } from "./askUserQuestion.decl.js"
+export { taskCreateDeclaration } from "./taskCreate.decl.js"
+export { taskListDeclaration } from "./taskList.decl.js"
+export { taskUpdateDeclaration } from "./taskUpdate.decl.js"
+export { todoWriteDeclaration } from "./todoWrite.decl.js"
 export { makeTodoWrite, TodoWriteParams, type TodoWriteData } from "./todoWrite.js"
 export { detectTodoChanges, TODO_STATUSES, TodoItem, TodoList, TodoMessages, type TodoChanges, type TodoStatus } from "./todos.js"
 export { makeTaskCreate, TaskCreateParams } from "./taskCreate.js"

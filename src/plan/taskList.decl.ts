@@ -5,10 +5,9 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { declareTool, descriptionFile } from "../tool/toolDeclaration.js"
+import { declareTool, descriptionFile, Kind } from "../tool/index.js"
 import { TASK_STATUSES } from "./board.js"
 import { TaskIdParam } from "./taskParams.js"
-import { Kind } from "../tool/kind.js"
 
 /** The params of `task_list`. @category schemas */
 export const TaskListParams = Schema.Struct({

@@ -5,9 +5,8 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { Workspace } from "../session/workspace.js"
-import { textResult } from "../tool/result.js"
-import { defineTool } from "../tool/tool.js"
+import { Workspace } from "../session/index.js"
+import { defineTool, textResult } from "../tool/index.js"
 import { listTasks, type Task, taskLine } from "./board.js"
 import { makeTaskBoardStore } from "./boardStore.js"
 import { firstInvalidId } from "./taskParams.js"

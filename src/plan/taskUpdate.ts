@@ -8,11 +8,8 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
-import { Session } from "../session/session.js"
-import { Workspace } from "../session/workspace.js"
-import { ExecutionFailed } from "../tool/errors.js"
-import { textResult } from "../tool/result.js"
-import { defineTool } from "../tool/tool.js"
+import { Session, Workspace } from "../session/index.js"
+import { defineTool, ExecutionFailed, textResult } from "../tool/index.js"
 import { type Task, updatedText, updateTask } from "./board.js"
 import { makeTaskBoardStore } from "./boardStore.js"
 import {

@@ -5,9 +5,8 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { declareTool, descriptionFile } from "../tool/toolDeclaration.js"
+import { declareTool, descriptionFile, Kind } from "../tool/index.js"
 import { TodoList } from "./todos.js"
-import { Kind } from "../tool/kind.js"
 
 /** The params of `todo_write`. @category schemas */
 export const TodoWriteParams = Schema.Struct({

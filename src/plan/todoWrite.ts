@@ -11,12 +11,16 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
 import { describeDiskError, ifExists, readText, stat, writeFileAtomic } from "../disk/index.js"
-import { Session } from "../session/session.js"
-import { Workspace } from "../session/workspace.js"
-import { restateWriteFailure, writeFailureWith } from "../tool/errno.js"
+import { Session, Workspace } from "../session/index.js"
+import {
+  defineTool,
+  restateWriteFailure,
+  textResult,
+  type ToolEvent,
+  type ToolEventHooks,
+  writeFailureWith
+} from "../tool/index.js"
 import { PLAN_FILE_MODE } from "./lock.js"
-import { textResult } from "../tool/result.js"
-import { defineTool, type ToolEvent, type ToolEventHooks } from "../tool/tool.js"
 import {
   detectTodoChanges,
   type TodoChanges,

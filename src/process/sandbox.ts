@@ -28,7 +28,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import { SandboxUnavailable } from "../tool/errors.js"
+import { SandboxUnavailable } from "../tool/index.js"
 import { splitList } from "./environment.js"
 
 /** How commands are confined. @category models */

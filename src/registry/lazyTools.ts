@@ -7,8 +7,13 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import type { ExecutionFailed, ToolNotRegistered } from "../tool/errors.js"
-import { type AnyTool, JsonSchemaParams, type ToolInfo } from "../tool/tool.js"
+import {
+  type AnyTool,
+  type ExecutionFailed,
+  JsonSchemaParams,
+  type ToolInfo,
+  type ToolNotRegistered
+} from "../tool/index.js"
 
 type LoadError = ToolNotRegistered | ExecutionFailed
 

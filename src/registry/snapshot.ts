@@ -6,9 +6,7 @@
  * @since 0.1.0
  */
 import * as HashSet from "effect/HashSet"
-import { byNameOrder, sortTools } from "../tool/declarations.js"
-import { compareText } from "../tool/order.js"
-import type { AnyTool, ToolInfo } from "../tool/tool.js"
+import { type AnyTool, byNameOrder, compareText, sortTools, type ToolInfo } from "../tool/index.js"
 
 /** A tool set sorted once (a reveal does not change it). @category models */
 export interface Sorted {

@@ -9,7 +9,7 @@
 import * as HashMap from "effect/HashMap"
 import * as HashSet from "effect/HashSet"
 import type * as Scope from "effect/Scope"
-import type { AnyTool } from "../tool/tool.js"
+import type { AnyTool } from "../tool/index.js"
 import type { DeclarationChange, RegisterOutcome, ToolFactory } from "./registry.js"
 import { isVisible } from "./snapshot.js"
 

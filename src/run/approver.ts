@@ -9,8 +9,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
-import type { ConfirmationDetails, ConfirmationOutcome } from "../tool/permission.js"
-import type { ToolInfo } from "../tool/tool.js"
+import type { ConfirmationDetails, ConfirmationOutcome, ToolInfo } from "../tool/index.js"
 
 /** What an approver is asked. @category models */
 export interface ApprovalRequest {

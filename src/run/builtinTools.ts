@@ -9,8 +9,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type { AnyTool } from "../tool/tool.js"
-import type { ToolDeclaration } from "../tool/toolDeclaration.js"
+import type { AnyTool, ToolDeclaration } from "../tool/index.js"
 import {
   type BuiltinDeclarations,
   type BuiltinTool,

@@ -9,30 +9,26 @@
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
-import { editDeclaration } from "../files/edit.decl.js"
-import { notebookEditDeclaration } from "../files/notebookEdit.decl.js"
-import { readFileDeclaration } from "../files/readFile.decl.js"
-import { writeFileDeclaration } from "../files/writeFile.decl.js"
-import type { ResolveServer } from "../mcp/readMcpResource.js"
-import type { OutputStore } from "../output/store.js"
-import { askUserQuestionDeclaration } from "../plan/askUserQuestion.decl.js"
-import { taskCreateDeclaration } from "../plan/taskCreate.decl.js"
-import { taskListDeclaration } from "../plan/taskList.decl.js"
-import { taskUpdateDeclaration } from "../plan/taskUpdate.decl.js"
-import { todoWriteDeclaration } from "../plan/todoWrite.decl.js"
-import type { ToolFactory } from "../registry/registry.js"
-import { globDeclaration } from "../search/tools/glob.decl.js"
-import { grepSearchDeclaration } from "../search/tools/grepSearch.decl.js"
-import { listDirectoryDeclaration } from "../search/tools/listDirectory.decl.js"
-import type { FileReadCache } from "../session/readCache.js"
-import type { Session } from "../session/session.js"
-import type { Workspace } from "../session/workspace.js"
-import type { ShellServices } from "../shell/layer.js"
-import { runShellCommandDeclaration } from "../shell/command/runShellCommand.decl.js"
-import { sendMessageDeclaration } from "../shell/background/sendMessage.decl.js"
-import { taskStopDeclaration } from "../shell/background/taskStop.decl.js"
-import type { AnyTool, ToolParams } from "../tool/tool.js"
-import type { ToolDeclaration } from "../tool/toolDeclaration.js"
+import { editDeclaration, notebookEditDeclaration, readFileDeclaration, writeFileDeclaration } from "../files/index.js"
+import type { ResolveServer } from "../mcp/index.js"
+import type { OutputStore } from "../output/index.js"
+import {
+  askUserQuestionDeclaration,
+  taskCreateDeclaration,
+  taskListDeclaration,
+  taskUpdateDeclaration,
+  todoWriteDeclaration
+} from "../plan/index.js"
+import type { ToolFactory } from "../registry/index.js"
+import { globDeclaration, grepSearchDeclaration, listDirectoryDeclaration } from "../search/index.js"
+import type { FileReadCache, Session, Workspace } from "../session/index.js"
+import {
+  runShellCommandDeclaration,
+  sendMessageDeclaration,
+  type ShellServices,
+  taskStopDeclaration
+} from "../shell/index.js"
+import type { AnyTool, ToolDeclaration, ToolParams } from "../tool/index.js"
 
 /** The services a built-in tool's constructor may use. @category models */
 export type SessionServices =

@@ -10,10 +10,10 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { HookVerdict, Invocation, ToolEvent, ToolEventHooks } from "../tool/tool.js"
+import type { HookVerdict, Invocation, ToolEvent, ToolEventHooks } from "../tool/index.js"
 
 /** A hook's verdict (re-exported from the tool model, where tools see it). @category models */
-export type { HookVerdict, ToolEvent } from "../tool/tool.js"
+export type { HookVerdict, ToolEvent } from "../tool/index.js"
 
 /** What a post-call hook sees. @category models */
 export interface CallObservation {

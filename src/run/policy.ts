@@ -13,9 +13,7 @@
  * @since 0.1.0
  */
 import * as nodePath from "node:path"
-import { Kind, MUTATOR_KINDS } from "../tool/kind.js"
-import type { Permission } from "../tool/permission.js"
-import type { ToolInfo } from "../tool/tool.js"
+import { Kind, MUTATOR_KINDS, type Permission, type ToolInfo } from "../tool/index.js"
 import { matchesGlob } from "./pattern.js"
 
 /** How much the user is asked. @category models */

@@ -12,15 +12,25 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
-import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../output/pipeline.js"
-import { ToolRegistry } from "../registry/registry.js"
-import { locateParam } from "../session/location.js"
-import { Workspace } from "../session/workspace.js"
-import { ExecutionDenied, hasCode, isToolError, type ToolError, UnhandledException } from "../tool/errors.js"
-import type { CallFailure, CallResult } from "../tool/outcome.js"
-import type { ConfirmationOutcome } from "../tool/permission.js"
-import { type LlmPart, outputStreamOf, type ToolResult } from "../tool/result.js"
-import type { ExecuteContext, Invocation, LiveOutput } from "../tool/tool.js"
+import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../output/index.js"
+import { ToolRegistry } from "../registry/index.js"
+import { locateParam, Workspace } from "../session/index.js"
+import {
+  type CallFailure,
+  type CallResult,
+  type ConfirmationOutcome,
+  type ExecuteContext,
+  ExecutionDenied,
+  hasCode,
+  type Invocation,
+  isToolError,
+  type LiveOutput,
+  type LlmPart,
+  outputStreamOf,
+  type ToolError,
+  type ToolResult,
+  UnhandledException
+} from "../tool/index.js"
 import { Approver } from "./approver.js"
 import { eventHooksFor, ToolHooks } from "./hooks.js"
 import { type ApprovalMode, decide, type PermissionRule, type PolicyDecision, type PolicyInput } from "./policy.js"

@@ -11,17 +11,19 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { loadOutputLimits, type OutputLimits } from "../output/config.js"
-import { OutputPipeline } from "../output/pipeline.js"
-import { OutputStore } from "../output/store.js"
-import * as Registry from "../registry/registry.js"
-import { makeToolSearch } from "../registry/toolSearch/toolSearch.js"
-import { SessionEvents } from "../session/events.js"
-import { FileReadCache, type ReadEvidence } from "../session/readCache.js"
-import { newSessionId, Session } from "../session/session.js"
-import { ensureStateSubdir } from "../session/stateDir.js"
-import { makeWorkspace, Workspace } from "../session/workspace.js"
-import { resolveSandboxSettings, SandboxConfig, type SandboxOptions } from "../process/sandbox.js"
+import { loadOutputLimits, type OutputLimits, OutputPipeline, OutputStore } from "../output/index.js"
+import { makeToolSearch, Registry } from "../registry/index.js"
+import {
+  ensureStateSubdir,
+  FileReadCache,
+  makeWorkspace,
+  newSessionId,
+  type ReadEvidence,
+  Session,
+  SessionEvents,
+  Workspace
+} from "../session/index.js"
+import { resolveSandboxSettings, SandboxConfig, type SandboxOptions } from "../process/index.js"
 // floors: start-up — shell/index.ts loads the shell tools, which a session loads on their first call
 import * as ShellLayer from "../shell/layer.js"
 // floors: start-up — mcp/index.ts loads the MCP client, which a session loads only when servers are configured

@@ -61,8 +61,10 @@ export {
   type GrepBackendChoice,
   grepBackendChoice
 } from "./tools/backend.js"
+export { globDeclaration } from "./tools/glob.decl.js"
 export { type GlobData, GlobParams, makeGlob } from "./tools/globTool.js"
 export { lineRuns, recordGrepReads } from "./tools/grepReads.js"
+export { grepSearchDeclaration } from "./tools/grepSearch.decl.js"
 export {
   type GrepSearchData,
   GrepSearchParams,
@@ -70,5 +72,6 @@ export {
   makeGrepSearch,
   makeGrepSearchTool
 } from "./tools/grepSearchTool.js"
+export { listDirectoryDeclaration } from "./tools/listDirectory.decl.js"
 export { type ListDirectoryData, ListDirectoryParams, makeListDirectory } from "./tools/listDirectoryTool.js"
 export { cleanPathInput } from "./tools/paths.js"

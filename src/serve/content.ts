@@ -3,8 +3,7 @@
  *
  * @since 0.1.0
  */
-import type { CallResult } from "../tool/outcome.js"
-import type { LlmPart } from "../tool/result.js"
+import type { CallResult, LlmPart } from "../tool/index.js"
 
 /** The `_meta` key that carries a failed call's wire code. @category constants */
 export const ERROR_TYPE_META = "toolwright/errorType"

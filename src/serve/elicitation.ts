@@ -6,9 +6,8 @@
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import * as Effect from "effect/Effect"
-import type { ApprovalRequest } from "../run/approver.js"
-import { Approver } from "../run/approver.js"
-import type { AskUserQuestionConfirmation, ConfirmationOutcome } from "../tool/permission.js"
+import { type ApprovalRequest, Approver } from "../run/index.js"
+import type { AskUserQuestionConfirmation, ConfirmationOutcome } from "../tool/index.js"
 
 const MAX_PREVIEW_CHARS = 20_000
 

@@ -21,8 +21,8 @@ import * as Stream from "effect/Stream"
 import { statusLog } from "../mcp/hostLog.js"
 // floors: start-up — as above
 import type { McpGateway } from "../mcp/service.js"
-import type { SessionEvent, SessionEvents } from "../session/events.js"
-import { ExecutionFailed, hasCode } from "../tool/errors.js"
+import type { SessionEvent, SessionEvents } from "../session/index.js"
+import { ExecutionFailed, hasCode } from "../tool/index.js"
 
 /** The logger name of background-shell notifications. @category constants */
 export const BACKGROUND_LOGGER = "toolwright/background"

@@ -20,9 +20,8 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Result from "effect/Result"
-import { DEFAULT_TRUNCATE_LINES } from "../output/constants.js"
-import type { OutputStore, PersistedOutput } from "../output/store.js"
-import type { CallResult } from "../tool/outcome.js"
+import { DEFAULT_TRUNCATE_LINES, type OutputStore, type PersistedOutput } from "../output/index.js"
+import type { CallResult } from "../tool/index.js"
 
 /** The URI scheme and path of saved outputs. @category constants */
 export const OUTPUT_URI_PREFIX = "toolwright://output/"

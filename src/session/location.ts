@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { type InvalidToolParams, PathNotInWorkspace, type PermissionDenied } from "../tool/errors.js"
+import { type InvalidToolParams, PathNotInWorkspace, type PermissionDenied } from "../tool/index.js"
 import { resolveRealPath } from "./realPath.js"
 import type { WorkspaceService } from "./workspace.js"
 

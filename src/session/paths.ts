@@ -7,7 +7,7 @@
  */
 import * as path from "node:path"
 
-export { unescapePath } from "../tool/unescapePath.js"
+export { unescapePath } from "../tool/index.js"
 
 /** A `//`, `/./` or `/../` segment, or a trailing `/`, `/.`, `/..`: the path is not normalised. */
 const NOT_NORMALISED = /\/\.{0,2}(?:\/|$)/

@@ -15,7 +15,7 @@ import {
   FileNotFound,
   PriorReadVerificationFailed,
   TargetIsDirectory
-} from "../tool/errors.js"
+} from "../tool/index.js"
 import { stat } from "../disk/index.js"
 import type { FileReadCacheService } from "./readCache.js"
 

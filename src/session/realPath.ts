@@ -11,7 +11,7 @@
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
-import { isMissing } from "../tool/errno.js"
+import { isMissing } from "../tool/index.js"
 import { DiskError, lstat, readlink, realpath } from "../disk/index.js"
 
 /** Symlink hops followed by hand before giving up with `ELOOP` (Linux's own limit is 40). @category constants */

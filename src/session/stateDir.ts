@@ -13,8 +13,7 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ConfigError } from "effect/Config"
-import { writeRefusalWith } from "../tool/errno.js"
-import { FileWriteFailure, type NoSpaceLeft, type PermissionDenied } from "../tool/errors.js"
+import { FileWriteFailure, type NoSpaceLeft, type PermissionDenied, writeRefusalWith } from "../tool/index.js"
 import { chmod, type DiskError, mkdirp } from "../disk/index.js"
 
 /** The environment variable that overrides the state directory. @category constants */

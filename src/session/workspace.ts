@@ -18,11 +18,12 @@ import * as Schema from "effect/Schema"
 import {
   type FileWriteFailure,
   InvalidToolParams,
+  isMissing,
   type NoSpaceLeft,
   PathNotInWorkspace,
-  type PermissionDenied
-} from "../tool/errors.js"
-import { isMissing, readRefusal } from "../tool/errno.js"
+  type PermissionDenied,
+  readRefusal
+} from "../tool/index.js"
 import { lstat, realpath, stat } from "../disk/index.js"
 import { isPathInside, resolveRealPath } from "./realPath.js"
 import { ensureStateSubdir, resolveStateDir, type StateSubdir } from "./stateDir.js"

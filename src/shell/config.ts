@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
-import { DEFAULT_KILL_GRACE_MS } from "../process/tree.js"
+import { DEFAULT_KILL_GRACE_MS } from "../process/index.js"
 import { DEFAULT_SCREEN_SIZE, type ScreenSize } from "./terminal/screen.js"
 
 /** Default foreground timeout (§9.4). @category constants */

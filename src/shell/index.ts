@@ -8,6 +8,9 @@
 
 /** The session's background shells: start, stop, write to stdin, notifications (Stream and drain). */
 export { BackgroundShells, type BackgroundShell, type ShellNotification, statusFilePathFor } from "./background/background.js"
+export { sendMessageDeclaration } from "./background/sendMessage.decl.js"
+export { taskStopDeclaration } from "./background/taskStop.decl.js"
+export { runShellCommandDeclaration } from "./command/runShellCommand.decl.js"
 /** Where a session's commands run (PTY or pipes), with bounded capture and tree kill. */
 export { ProcessHost, type BackendInfo, type RunRequest, type RunResult } from "./terminal/host.js"
 /** The shell settings (a Context.Reference with the reference defaults). */

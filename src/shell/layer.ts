@@ -5,9 +5,8 @@
  * @since 0.1.0
  */
 import * as Layer from "effect/Layer"
-import type { OutputStore } from "../output/store.js"
-import type { SessionEvents } from "../session/events.js"
-import type { Session } from "../session/session.js"
+import type { OutputStore } from "../output/index.js"
+import type { Session, SessionEvents } from "../session/index.js"
 import { BackgroundShells } from "./background/background.js"
 import { ProcessHost } from "./terminal/host.js"
 

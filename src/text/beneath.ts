@@ -26,7 +26,7 @@ import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
 import { type DiskError, lstat, mkdir, open, readlink } from "../disk/index.js"
-import { isPathInside, MAX_SYMLINK_HOPS } from "../session/realPath.js"
+import { isPathInside, MAX_SYMLINK_HOPS } from "../session/index.js"
 
 /** Whether descriptor-relative paths (`/proc/self/fd/<fd>/<name>`) work on this machine (asked once, synchronously, at module load). @category constants */
 export const fdPathsSupported: boolean = process.platform === "linux" && fs.existsSync("/proc/self/fd")

@@ -52,16 +52,20 @@ export type { NearMiss } from "./nearMiss.js"
 /** A one-line character diff of expected vs actual text. */
 export { characterDiff } from "./nearMiss.js"
 /** The look-alike → ASCII folding table used for matching only. */
-export { UNICODE_EQUIVALENTS } from "./unicode.js"
+export { isJsWhitespace, UNICODE_EQUIVALENTS } from "./unicode.js"
 /** Folds look-alike characters to ASCII without changing the length. */
 export { normalizeUnicode } from "./unicode.js"
 /** Text codec: encoding/BOM/line-ending detection and byte-exact round trips. */
 export {
+  bomBytes,
   decodeAs,
   decodeText,
   describeFormat,
+  detectBom,
   detectEncoding,
+  DETECTION_SAMPLE_BYTES,
   detectLineEnding,
+  detectUtf16WithoutBom,
   encodeText,
   findUnrepresentable,
   fromLf,
@@ -82,11 +86,17 @@ export {
 /** Options and result of `atomicWrite`; a resolved, locked write target. */
 export type { AtomicWriteOptions, AtomicWriteResult, CurrentFile, WriteTarget, WriteTargetOptions } from "./atomicWrite.js"
 /** Resolving a path beneath the workspace roots without following links out of them. */
-export { BeneathError, fdPathsSupported, openBeneath } from "./beneath.js"
+export { BeneathError, descriptorRealPath, fdPathsSupported, openBeneath } from "./beneath.js"
 /** The per-file write locks (in the process, and a lock file across processes). */
 export { DEFAULT_LOCK_TIMEOUT_MS, WriteLocks } from "./writeLock.js"
 /** Bounded per-session before-images of every file a mutation touches. */
-export { makeFileHistory, sessionHistoryDir } from "./history.js"
+export {
+  DEFAULT_HISTORY_MAX_BYTES,
+  DEFAULT_HISTORY_MAX_ENTRIES,
+  DEFAULT_HISTORY_MAX_FILE_BYTES,
+  makeFileHistory,
+  sessionHistoryDir
+} from "./history.js"
 /** A history entry, the history service and its options. */
 export type { FileHistory, FileHistoryOptions, HistoryEntry } from "./history.js"
 /** Unified diffs, the model/user diff stat, and the old lines a change touches (whole texts, or a window around a known change). */

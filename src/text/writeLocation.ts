@@ -10,8 +10,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { call, DiskError, mkdirp, open } from "../disk/index.js"
-import { isPathInside, resolveRealPath } from "../session/realPath.js"
-import { FileChangedSinceRead } from "../tool/errors.js"
+import { isPathInside, resolveRealPath } from "../session/index.js"
+import { FileChangedSinceRead } from "../tool/index.js"
 import { type BeneathError, fdPathsSupported, inDirectory, openBeneath, stillInside } from "./beneath.js"
 
 /** How to locate a target. @category models */

@@ -6,6 +6,16 @@
 export * from "./annotations.js"
 export * from "./codedError.js"
 export * from "./declarations.js"
+export {
+  directoryTarget,
+  failureReason,
+  isMissing,
+  readRefusal,
+  restateWriteFailure,
+  writeFailureWith,
+  writeRefusal,
+  writeRefusalWith
+} from "./errno.js"
 export * from "./errors.js"
 export * from "./kind.js"
 export * from "./order.js"
@@ -14,3 +24,4 @@ export * from "./result.js"
 export * from "./tool.js"
 export * from "./outcome.js"
 export * from "./toolDeclaration.js"
+export { unescapePath } from "./unescapePath.js"

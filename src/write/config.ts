@@ -13,7 +13,7 @@ import {
   DEFAULT_HISTORY_MAX_BYTES,
   DEFAULT_HISTORY_MAX_ENTRIES,
   DEFAULT_HISTORY_MAX_FILE_BYTES
-} from "../text/history.js"
+} from "../text/index.js"
 
 /** Everything the file tools can be configured with. @category models */
 export interface FileToolsSettings {

@@ -21,15 +21,24 @@
 import type { Stats } from "node:fs"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { FileReadCache, type FileReadCacheService } from "../session/readCache.js"
-import { Session } from "../session/session.js"
-import { Workspace, type WorkspaceService } from "../session/workspace.js"
+import {
+  FileReadCache,
+  type FileReadCacheService,
+  Session,
+  Workspace,
+  type WorkspaceService
+} from "../session/index.js"
 import type { DiskError } from "../disk/index.js"
-import { readForChange, withWriteTarget } from "../text/atomicWrite.js"
-import { type DecodedText, decodeText } from "../text/codec.js"
-import type { WriteBytes } from "../text/fileIo.js"
-import { makeFileHistory, sessionHistoryDir } from "../text/history.js"
-import { FileChangedSinceRead, FileTooLarge, hasCode } from "../tool/errors.js"
+import {
+  type DecodedText,
+  decodeText,
+  makeFileHistory,
+  readForChange,
+  sessionHistoryDir,
+  withWriteTarget,
+  type WriteBytes
+} from "../text/index.js"
+import { FileChangedSinceRead, FileTooLarge, hasCode } from "../tool/index.js"
 import { type FileToolsSettings, loadFileToolsSettings } from "./config.js"
 
 /** The file as a mutation found it. @category models */

@@ -6,8 +6,15 @@
  * @since 0.1.0
  */
 import type { DiskError } from "../disk/index.js"
-import { directoryTarget, readRefusal, writeRefusal } from "../tool/errno.js"
-import { FileWriteFailure, type NoSpaceLeft, type PermissionDenied, type TargetIsDirectory } from "../tool/errors.js"
+import {
+  directoryTarget,
+  FileWriteFailure,
+  type NoSpaceLeft,
+  type PermissionDenied,
+  readRefusal,
+  type TargetIsDirectory,
+  writeRefusal
+} from "../tool/index.js"
 
 /** Every error {@link writeFailure} produces. @category errors */
 export type WriteFailure = PermissionDenied | NoSpaceLeft | TargetIsDirectory | FileWriteFailure

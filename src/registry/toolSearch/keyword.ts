@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { compareText } from "../../tool/order.js"
+import { compareText } from "../../tool/index.js"
 import { NO_SEARCH_TERMS, noMatchesMessage, type SearchMessage } from "./messages.js"
 import { type PreparedTool, prepareTerms, prepareTool, scorePreparedTerms, termVariants } from "./score.js"
 import { clampMaxResults } from "./select.js"

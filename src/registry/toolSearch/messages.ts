@@ -40,7 +40,7 @@ export const noMatchesMessage = (query: string): SearchMessage => ({
   returnDisplay: `No matches for '${query}'`
 })
 
-/** Publishing the tool list failed after reveals were rolled back (a failure; no schemas are shown). */
+/** Publishing the tool list to the host failed; the reveal itself is committed (a failure; no schemas are shown). The wording is the reference's. */
 export const publishFailedMessage = (err: string): SearchMessage => ({
   llmContent: `Error: tools were located but could not be exposed to the API (publishing the tool list failed: ${err}). Retry the search next turn or call tool_search again with select:Name1,Name2.`,
   returnDisplay: `Publishing the tool list failed: ${err}`,

@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { compareText } from "../../tool/order.js"
+import { compareText } from "../../tool/index.js"
 import { type DeferredToolSummary, isMcpTool } from "./types.js"
 import { wrapSystemReminder } from "./xml.js"
 

@@ -7,10 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { ExecutionFailed } from "../../tool/errors.js"
-import { Kind } from "../../tool/kind.js"
-import { textResult } from "../../tool/result.js"
-import { type AnyTool, defineTool } from "../../tool/tool.js"
+import { type AnyTool, defineTool, ExecutionFailed, Kind, textResult } from "../../tool/index.js"
 import type { ToolRegistry } from "../registry.js"
 import {
   clampMaxResults,

@@ -16,7 +16,7 @@
  */
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
-import { GrepExecutionError } from "../../tool/errors.js"
+import { GrepExecutionError } from "../../tool/index.js"
 import { probeExitCode, runProcess, searchEnv } from "../searchProcess.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
 import { addRawMatch, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"

@@ -8,7 +8,7 @@
  */
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
-import { GrepExecutionError } from "../../tool/errors.js"
+import { GrepExecutionError } from "../../tool/index.js"
 import { DEFAULT_EXCLUDED_NAMES, MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { decodeLossy } from "../text.js"
 import { runProcess, searchEnv } from "../searchProcess.js"

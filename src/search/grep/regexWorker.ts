@@ -15,7 +15,7 @@
  */
 import { Worker } from "node:worker_threads"
 import * as Effect from "effect/Effect"
-import { ExecutionTimeout, GrepExecutionError } from "../../tool/errors.js"
+import { ExecutionTimeout, GrepExecutionError } from "../../tool/index.js"
 import { REGEX_BATCH_TIMEOUT_MS, REGEX_WORKER_HEAP_MB } from "../constants.js"
 
 const WORKER_SOURCE = `

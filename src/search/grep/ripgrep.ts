@@ -16,7 +16,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
-import { GrepExecutionError } from "../../tool/errors.js"
+import { GrepExecutionError } from "../../tool/index.js"
 import { DEFAULT_EXCLUDED_NAMES, MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { isSimpleBasenameGlob } from "../ignore/patterns.js"
 import { probeExitCode, runProcess, searchEnv } from "../searchProcess.js"

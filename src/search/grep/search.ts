@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs"
 import * as Effect from "effect/Effect"
-import { InvalidToolParams, ReadContentFailure, SearchPathNotFound } from "../../tool/errors.js"
+import { InvalidToolParams, ReadContentFailure, SearchPathNotFound } from "../../tool/index.js"
 import { MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { validateGrepPattern } from "../regex/compile.js"
 import { type GrepBackendSelector, selectGrepBackend } from "./select.js"

@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { GrepExecutionError } from "../../tool/errors.js"
+import { GrepExecutionError } from "../../tool/index.js"
 import { DEFAULT_EXCLUDED_NAMES } from "../constants.js"
 import { probeExitCode, runProcess, searchEnv } from "../searchProcess.js"
 import { decodeLossy, stripLineEnding } from "../text.js"

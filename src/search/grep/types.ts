@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"
-import type { ExecutionTimeout, GrepExecutionError } from "../../tool/errors.js"
+import type { ExecutionTimeout, GrepExecutionError } from "../../tool/index.js"
 import type { IgnoreOptions } from "../ignore/tree.js"
 import type { SkippedIgnoreLineAt } from "../patternLimits.js"
 

@@ -9,8 +9,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
-import type { LineRange } from "../../session/lineRanges.js"
-import type { FileReadCacheService } from "../../session/readCache.js"
+import type { FileReadCacheService, LineRange } from "../../session/index.js"
 import type { GrepMatch } from "../grep/types.js"
 
 /** A file's stats, or undefined when it cannot be stat'ed (a synchronous `stat`: no thread-pool round trip per file). */

@@ -5,10 +5,8 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { declareTool, descriptionFile } from "../../tool/toolDeclaration.js"
-import { PathParam } from "../../tool/annotations.js"
+import { declareTool, descriptionFile, Kind, PathParam } from "../../tool/index.js"
 import { GREP_MAX_OUTPUT_CHARS } from "../constants.js"
-import { Kind } from "../../tool/kind.js"
 
 /** Params of `grep_search`. @category models */
 export const GrepSearchParams = Schema.Struct({

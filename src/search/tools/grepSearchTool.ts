@@ -9,10 +9,8 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { CurrentOutputLimits } from "../../output/config.js"
-import { realLocations } from "../../session/location.js"
-import { FileReadCache } from "../../session/readCache.js"
-import { Workspace } from "../../session/workspace.js"
+import { CurrentOutputLimits } from "../../output/index.js"
+import { FileReadCache, realLocations, Workspace } from "../../session/index.js"
 import { defineTool, ExecutionTimeout, GrepExecutionError, textResult } from "../../tool/index.js"
 import { GREP_MAX_OUTPUT_CHARS, GREP_TIMEOUT_MS } from "../constants.js"
 import { formatGrepResult, type SearchLocation, type SearchOutput } from "../grep/format.js"

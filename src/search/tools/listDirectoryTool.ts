@@ -9,9 +9,8 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { CurrentOutputLimits } from "../../output/config.js"
-import { realLocation } from "../../session/location.js"
-import { Workspace } from "../../session/workspace.js"
+import { CurrentOutputLimits } from "../../output/index.js"
+import { realLocation, Workspace } from "../../session/index.js"
 import { defineTool, LsExecutionError, textResult } from "../../tool/index.js"
 import { formatListDirectory, listDirectory, type ListEntry, validateIgnoreGlobs } from "../listDirectory.js"
 import { cleanPathInput, containingRoot, displayPath } from "./paths.js"

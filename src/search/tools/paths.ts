@@ -9,9 +9,8 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
-import { displayPath, unescapePath } from "../../session/paths.js"
-import type { WorkspaceService } from "../../session/workspace.js"
-import { SearchPathNotADirectory, SearchPathNotFound } from "../../tool/errors.js"
+import { displayPath, unescapePath, type WorkspaceService } from "../../session/index.js"
+import { SearchPathNotADirectory, SearchPathNotFound } from "../../tool/index.js"
 
 /**
  * What a model wrote as a path, cleaned: trimmed, shell escapes removed (`my\ dir` → `my dir`,

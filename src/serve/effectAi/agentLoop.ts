@@ -14,12 +14,17 @@
  */
 import * as Effect from "effect/Effect"
 import { type AiError, LanguageModel, Prompt, type Response } from "effect/ai"
-import { ToolRegistry } from "../../registry/registry.js"
-import { type BatchResult, Scheduler, type ToolCall } from "../../run/scheduler.js"
-import { InvalidToolParams, OutputTruncated, ToolNotRegistered } from "../../tool/errors.js"
-import { Kind } from "../../tool/kind.js"
-import type { CallFailure, CallResult } from "../../tool/outcome.js"
-import type { ToolInfo } from "../../tool/tool.js"
+import { ToolRegistry } from "../../registry/index.js"
+import { type BatchResult, Scheduler, type ToolCall } from "../../run/index.js"
+import {
+  type CallFailure,
+  type CallResult,
+  InvalidToolParams,
+  Kind,
+  OutputTruncated,
+  type ToolInfo,
+  ToolNotRegistered
+} from "../../tool/index.js"
 import { toToolResultPart } from "./results.js"
 import { SessionToolkit } from "./toolkit.js"
 

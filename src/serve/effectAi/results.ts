@@ -7,7 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import { Prompt, Response } from "effect/ai"
-import { CANCELLED_CODE, type CallResult } from "../../tool/outcome.js"
+import { type CallResult, CANCELLED_CODE } from "../../tool/index.js"
 
 /** One media part of a result (an image a tool returned), base64. @category schemas */
 export const ToolCallMedia = Schema.Struct({

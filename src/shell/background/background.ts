@@ -23,9 +23,15 @@ import * as PubSub from "effect/PubSub"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { OutputStore } from "../../output/store.js"
-import { SessionEvents } from "../../session/events.js"
-import { type SandboxUnavailable, SendMessageNotFound, SendMessageNotRunning, TaskStopNotFound, TaskStopNotRunning } from "../../tool/errors.js"
+import { OutputStore } from "../../output/index.js"
+import { SessionEvents } from "../../session/index.js"
+import {
+  type SandboxUnavailable,
+  SendMessageNotFound,
+  SendMessageNotRunning,
+  TaskStopNotFound,
+  TaskStopNotRunning
+} from "../../tool/index.js"
 import { ProcessHost, type StartedProcess } from "../terminal/host.js"
 import {
   type BackgroundStatus,

@@ -5,8 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { Kind } from "../../tool/kind.js"
-import { declareTool, descriptionFile } from "../../tool/toolDeclaration.js"
+import { declareTool, descriptionFile, Kind } from "../../tool/index.js"
 
 /** Longest message. @category constants */
 export const MAX_MESSAGE_LENGTH = 65_536

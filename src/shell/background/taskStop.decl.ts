@@ -5,8 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { Kind } from "../../tool/kind.js"
-import { declareTool, descriptionFile } from "../../tool/toolDeclaration.js"
+import { declareTool, descriptionFile, Kind } from "../../tool/index.js"
 
 /** The params of `task_stop`. @category schemas */
 export const TaskStopParams = Schema.Struct({

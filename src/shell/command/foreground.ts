@@ -8,12 +8,16 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { truncateAndPersist } from "../../output/compose.js"
-import { OutputStore } from "../../output/store.js"
-import { ExecutionTimeout, ShellExecuteError } from "../../tool/errors.js"
-import { type Display, textResult, type ToolResult } from "../../tool/result.js"
-import type { LiveOutput } from "../../tool/tool.js"
-import { sandboxBlocks, sandboxBlockedText } from "../../process/sandboxBlocked.js"
+import { OutputStore, truncateAndPersist } from "../../output/index.js"
+import {
+  type Display,
+  ExecutionTimeout,
+  type LiveOutput,
+  ShellExecuteError,
+  textResult,
+  type ToolResult
+} from "../../tool/index.js"
+import { sandboxBlockedText, sandboxBlocks } from "../../process/index.js"
 import { type CommandAnalysis, isExitError } from "./analysis.js"
 import { SHELL_MAX_OUTPUT_CHARS, SHELL_PREVIEW_CHARS } from "../config.js"
 import type { Backend } from "../terminal/spawn.js"

@@ -6,8 +6,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { Kind } from "../../tool/kind.js"
-import { declareTool, descriptionFile } from "../../tool/toolDeclaration.js"
+import { declareTool, descriptionFile, Kind } from "../../tool/index.js"
 
 /** The params of `run_shell_command`. @category schemas */
 export const RunShellCommandParams = Schema.Struct({

@@ -11,9 +11,17 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { OutputStore } from "../../output/store.js"
-import { Workspace } from "../../session/workspace.js"
-import { defineTool, InvalidToolParams, textResult } from "../../tool/index.js"
+import { OutputStore } from "../../output/index.js"
+import { Workspace } from "../../session/index.js"
+import {
+  defineTool,
+  type ExecutionTimeout,
+  InvalidToolParams,
+  type InvocationSpec,
+  type SandboxUnavailable,
+  type ShellExecuteError,
+  textResult
+} from "../../tool/index.js"
 import { BackgroundShells } from "../background/background.js"
 import { outsideWarnings } from "./access.js"
 import { accessOf, analyzeCommand, type CommandAnalysis, CommandScanProbe } from "./analysis.js"
@@ -29,8 +37,6 @@ import { stat } from "../../disk/index.js"
 import { makeMutationContext } from "../../write/index.js"
 import type { BackgroundShell } from "../background/background.js"
 import type { ShellRunData } from "./foreground.js"
-import type { ExecutionTimeout, SandboxUnavailable, ShellExecuteError } from "../../tool/errors.js"
-import type { InvocationSpec } from "../../tool/tool.js"
 import { RunShellCommandParams, runShellCommandDeclaration } from "./runShellCommand.decl.js"
 
 export { RunShellCommandParams } from "./runShellCommand.decl.js"

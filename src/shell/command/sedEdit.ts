@@ -13,24 +13,24 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import { lstat } from "../../disk/index.js"
-import { checkPriorRead, type PriorReadError } from "../../session/priorRead.js"
-import { encodeText, findUnrepresentable, type TextFormat } from "../../text/codec.js"
-import { createPatchSmart } from "../../text/diff.js"
-import { isMissing } from "../../tool/errno.js"
+import { checkPriorRead, type PriorReadError } from "../../session/index.js"
+import { createPatchSmart, encodeText, findUnrepresentable, type TextFormat } from "../../text/index.js"
 import {
+  type EditConfirmation,
   EditPreparationFailure,
   type FileChangedSinceRead,
   FileNotFound,
   FileTooLarge,
   FileWriteFailure,
+  type InvocationSpec,
+  isMissing,
   type NoSpaceLeft,
   type PermissionDenied,
   ReadContentFailure,
-  type TargetIsDirectory
-} from "../../tool/errors.js"
-import type { EditConfirmation } from "../../tool/permission.js"
-import { textResult, type ToolResult } from "../../tool/result.js"
-import type { InvocationSpec } from "../../tool/tool.js"
+  type TargetIsDirectory,
+  textResult,
+  type ToolResult
+} from "../../tool/index.js"
 import {
   commitSnapshot,
   type FileSnapshot,

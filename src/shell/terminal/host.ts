@@ -27,16 +27,26 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Scope from "effect/Scope"
-import { inheritedEnvironment } from "../../process/environment.js"
-import { type OrphanGuard, startOrphanGuard } from "../../process/orphanGuard.js"
-import { confine, probeSandbox, SandboxConfig, type SandboxMode, type SandboxScope, type SandboxSettings, sandboxSettingsOrDefault } from "../../process/sandbox.js"
-import { Session } from "../../session/session.js"
-import { Workspace } from "../../session/workspace.js"
-import type { SandboxUnavailable } from "../../tool/errors.js"
-import type { LiveOutput } from "../../tool/tool.js"
+import {
+  confine,
+  findTaggedPids,
+  inheritedEnvironment,
+  killProcessTree,
+  type OrphanGuard,
+  probeSandbox,
+  PROCESS_TAG_VARIABLE,
+  SandboxConfig,
+  type SandboxMode,
+  type SandboxScope,
+  type SandboxSettings,
+  sandboxSettingsOrDefault,
+  signalPids,
+  startOrphanGuard
+} from "../../process/index.js"
+import { Session, Workspace } from "../../session/index.js"
+import type { LiveOutput, SandboxUnavailable } from "../../tool/index.js"
 import { type CaptureLimits, type CapturedOutput, OutputCapture, type SpillBudget } from "./capture.js"
 import { settingsInEffect, ShellConfig, type ShellSettings } from "../config.js"
-import { findTaggedPids, killProcessTree, PROCESS_TAG_VARIABLE, signalPids } from "../../process/tree.js"
 import { Screen } from "./screen.js"
 import { type Backend, type ExitInfo, loadNodePty, spawnPiped, spawnPty, type Spawned } from "./spawn.js"
 

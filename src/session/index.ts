@@ -1,0 +1,22 @@
+/**
+ * The session room's surface: what other rooms import from it (kept by `node scripts/surfaces.mjs`).
+ *
+ * @since 0.1.0
+ */
+export { type SessionEvent, SessionEvents, type SessionLogLevel } from "./events.js"
+export type { LineRange } from "./lineRanges.js"
+export { locateParam, realLocation, realLocations } from "./location.js"
+export { displayPath, unescapePath } from "./paths.js"
+export { checkPriorRead, type PriorReadError } from "./priorRead.js"
+export {
+  type FileIdentity,
+  FileReadCache,
+  type FileReadCacheService,
+  inodeKey,
+  type ReadEvidence,
+  sameFile
+} from "./readCache.js"
+export { isPathInside, MAX_SYMLINK_HOPS, resolveRealPath } from "./realPath.js"
+export { newSessionId, Session } from "./session.js"
+export { ensureStateSubdir } from "./stateDir.js"
+export { makeWorkspace, Workspace, type WorkspaceService } from "./workspace.js"
