@@ -9,25 +9,27 @@
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
-import { editDeclaration, notebookEditDeclaration, readFileDeclaration, writeFileDeclaration } from "../files/index.js"
+// floors: start-up — the catalog imports each declaration module alone; a room's index.ts would load its tools
+import { editDeclaration } from "../files/edit.decl.js" // floors: start-up
+import { notebookEditDeclaration } from "../files/notebookEdit.decl.js" // floors: start-up
+import { readFileDeclaration } from "../files/readFile.decl.js" // floors: start-up
+import { writeFileDeclaration } from "../files/writeFile.decl.js" // floors: start-up
 import type { ResolveServer } from "../mcp/index.js"
 import type { OutputStore } from "../output/index.js"
-import {
-  askUserQuestionDeclaration,
-  taskCreateDeclaration,
-  taskListDeclaration,
-  taskUpdateDeclaration,
-  todoWriteDeclaration
-} from "../plan/index.js"
+import { askUserQuestionDeclaration } from "../plan/askUserQuestion.decl.js" // floors: start-up
+import { taskCreateDeclaration } from "../plan/taskCreate.decl.js" // floors: start-up
+import { taskListDeclaration } from "../plan/taskList.decl.js" // floors: start-up
+import { taskUpdateDeclaration } from "../plan/taskUpdate.decl.js" // floors: start-up
+import { todoWriteDeclaration } from "../plan/todoWrite.decl.js" // floors: start-up
 import type { ToolFactory } from "../registry/index.js"
-import { globDeclaration, grepSearchDeclaration, listDirectoryDeclaration } from "../search/index.js"
+import { globDeclaration } from "../search/tools/glob.decl.js" // floors: start-up
+import { grepSearchDeclaration } from "../search/tools/grepSearch.decl.js" // floors: start-up
+import { listDirectoryDeclaration } from "../search/tools/listDirectory.decl.js" // floors: start-up
 import type { FileReadCache, Session, Workspace } from "../session/index.js"
-import {
-  runShellCommandDeclaration,
-  sendMessageDeclaration,
-  type ShellServices,
-  taskStopDeclaration
-} from "../shell/index.js"
+import { sendMessageDeclaration } from "../shell/background/sendMessage.decl.js" // floors: start-up
+import { taskStopDeclaration } from "../shell/background/taskStop.decl.js" // floors: start-up
+import { runShellCommandDeclaration } from "../shell/command/runShellCommand.decl.js" // floors: start-up
+import type { ShellServices } from "../shell/index.js"
 import type { AnyTool, ToolDeclaration, ToolParams } from "../tool/index.js"
 
 /** The services a built-in tool's constructor may use. @category models */
