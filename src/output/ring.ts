@@ -1,13 +1,14 @@
 /**
- * The last bytes of a byte stream, in a fixed buffer: what a streamed output keeps of its tail.
- * (The shell capture has the same ring in `src/shell/ring.ts`; the output room cannot import
- * from the shell's.)
+ * The last N bytes of a stream in one fixed buffer: the shell capture's tail and a streamed output's
+ * tail window. A flood's chunks are copied in, never kept: kept chunks outlive the young generation
+ * and turn a flood into old-space garbage collections.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 
-/** A ring of the last `capacity` bytes pushed. @category models */
-export class TailBytes {
+/** The last `capacity` bytes pushed. @category models */
+export class ByteRing {
+  /** Bytes kept. */
   readonly capacity: number
   readonly #buffer: Buffer
   // Bytes ever pushed; the next byte goes to `#total % capacity`.
@@ -18,7 +19,12 @@ export class TailBytes {
     this.#buffer = Buffer.alloc(capacity)
   }
 
-  /** Copies the bytes in (the caller may reuse its buffer). */
+  /** Bytes ever pushed (more than are kept once the ring wrapped). */
+  get total(): number {
+    return this.#total
+  }
+
+  /** Appends bytes (copied). */
   push(bytes: Uint8Array): void {
     const capacity = this.capacity
     const source = bytes.length > capacity ? bytes.subarray(bytes.length - capacity) : bytes
@@ -29,16 +35,22 @@ export class TailBytes {
     this.#total += bytes.length
   }
 
-  /** The last `maxChars` characters of the UTF-8 text held (a cut leading sequence dropped). */
-  text(maxChars: number): string {
-    const wrapped = this.#total > this.capacity
+  /** The kept bytes, oldest first (a copy). */
+  bytes(): Buffer {
+    if (this.#total <= this.capacity) return Buffer.from(this.#buffer.subarray(0, this.#total))
     const at = this.#total % this.capacity
-    const bytes = wrapped
-      ? Buffer.concat([this.#buffer.subarray(at), this.#buffer.subarray(0, at)], this.capacity)
-      : this.#buffer.subarray(0, this.#total)
+    return Buffer.concat([this.#buffer.subarray(at), this.#buffer.subarray(0, at)], this.capacity)
+  }
+
+  /**
+   * The kept bytes as UTF-8 text, starting at a character boundary when the ring wrapped; with
+   * `maxChars`, only that many last characters.
+   */
+  text(maxChars?: number): string {
+    const bytes = this.bytes()
     let start = 0
-    if (wrapped) while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++
+    if (this.#total > this.capacity) while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++
     const text = bytes.toString("utf8", start)
-    return text.length > maxChars ? text.slice(-maxChars) : text
+    return maxChars !== undefined && text.length > maxChars ? text.slice(-maxChars) : text
   }
 }

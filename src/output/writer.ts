@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Result from "effect/Result"
 import * as Scope from "effect/Scope"
-import { TailBytes } from "./ring.js"
+import { ByteRing } from "./ring.js"
 import { chunkEnd, encodeChunk, WRITE_BUFFER_BYTES } from "./encode.js"
 import { OutputTooLarge, OutputWriteFailed, type PersistError, SessionBudgetExhausted } from "./errors.js"
 import type { PersistedOutput } from "./store.js"
@@ -102,7 +102,7 @@ export const openWriter = (
     const hash = createHash("sha256")
     const tailChars = options.tailChars ?? 0
     // A UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4).
-    const ring = tailChars > 0 ? new TailBytes(3 * tailChars + 4) : undefined
+    const ring = tailChars > 0 ? new ByteRing(3 * tailChars + 4) : undefined
     const state = {
       bytes: 0,
       newlines: 0,

@@ -25,7 +25,7 @@ import { createHash, type Hash } from "node:crypto"
 import * as fs from "node:fs"
 import { makePlainScanner, type PlainScanner } from "./plainScan.js"
 import { type CarriageReturnMode, PlainTextDecoder } from "./plainText.js"
-import { ByteRing } from "./ring.js"
+import { ByteRing } from "../../output/index.js"
 
 /** Bytes inspected for a NUL byte. @category constants */
 export const BINARY_SNIFF_BYTES = 4096

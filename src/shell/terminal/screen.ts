@@ -10,7 +10,7 @@
 import { createRequire } from "node:module"
 import * as Effect from "effect/Effect"
 import type { IBufferCell, Terminal as XtermTerminal } from "@xterm/headless"
-import { ByteRing } from "./ring.js"
+import { ByteRing } from "../../output/index.js"
 
 /** Raw output bytes kept for replay. @category constants */
 export const SCREEN_WINDOW_BYTES = 256 * 1024
