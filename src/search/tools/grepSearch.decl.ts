@@ -1,6 +1,6 @@
 /**
  * The declaration of `grep_search`: what a model is shown (the description is grepSearch.md). The
- * behaviour is in grepTool.ts, imported on the tool's first call.
+ * behaviour is in grepSearchTool.ts, imported on the tool's first call.
  *
  * @since 0.1.0
  */
