@@ -66,16 +66,27 @@ export class BuiltinTools extends Context.Service<BuiltinTools, {
         const { tools } = yield* BuiltinTools.current
         const byName = replacements as Partial<Record<string, BuiltinImplementation>>
         const replaced = yield* Effect.forEach(tools, (tool): Effect.Effect<BuiltinTool> => {
-          const replacement = byName[tool.declaration.name]
+          const replacement = byName[tool.name]
           if (replacement === undefined) return Effect.succeed(tool)
-          const declaration = replacement.declaration ?? tool.declaration
-          if (declaration.name !== tool.declaration.name) {
+          const declaration = replacement.declaration
+          if (declaration === undefined) {
+            // The built-in's own declaration: listed as before, its module imported on the first call.
+            return Effect.succeed({ ...tool, make: Effect.flatMap(tool.declaration, (own) => replacement.make(own)) })
+          }
+          if (declaration.name !== tool.name) {
             return Effect.die(new Error(
-              `BuiltinTools.override: the declaration given for "${tool.declaration.name}" is named ` +
+              `BuiltinTools.override: the declaration given for "${tool.name}" is named ` +
                 `"${declaration.name}"; a replacement keeps the built-in's name.`
             ))
           }
-          return Effect.succeed({ declaration, make: Effect.suspend(() => replacement.make(declaration)) })
+          return Effect.succeed({
+            name: tool.name,
+            get info() {
+              return declaration.info
+            },
+            declaration: Effect.succeed(declaration),
+            make: Effect.suspend(() => replacement.make(declaration))
+          })
         })
         return BuiltinTools.of({ tools: replaced })
       })
