@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
-// floors: start-up — the catalog imports each declaration module alone; a room's index.ts would load its tools
+// floors: start-up — the catalog imports each declaration module alone, on demand (types only here); a room's index.ts would load its tools
 import type { editDeclaration } from "../files/edit.decl.js" // floors: start-up
 import type { notebookEditDeclaration } from "../files/notebookEdit.decl.js" // floors: start-up
 import type { readFileDeclaration } from "../files/readFile.decl.js" // floors: start-up

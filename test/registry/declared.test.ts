@@ -9,12 +9,15 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Registry from "../../src/registry/registry.js"
-import { builtinCatalog, builtinFactories } from "../../src/run/catalog.js"
+import { type BuiltinTool, builtinCatalog, builtinFactories, readBuiltinDeclarations } from "../../src/run/catalog.js"
 import { Approver } from "../../src/run/approver.js"
 import * as SessionLayer from "../../src/run/sessionLayer.js"
 import { infoOf, type ToolInfo } from "../../src/tool/tool.js"
 import { repoRoot } from "../support/serve.js"
 import { echoTool } from "../support/tools.js"
+
+/** Each built-in's typed declaration (its module imported). */
+const builtinDeclarations = Effect.forEach(builtinCatalog as ReadonlyArray<BuiltinTool>, (tool) => tool.declaration)
 
 const tempDir = () => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "tw-declared-")))
 
@@ -114,8 +117,10 @@ describe("declared factories", () => {
 describe("built-in declarations (a *.decl.ts module and a .md beside each tool)", () => {
   it.live("equal what each loaded tool builds: name, kind, flags, params JSON Schema and description", () =>
     Effect.gen(function*() {
-      const names = builtinCatalog.map((tool) => tool.declaration.name)
+      const declarations = yield* builtinDeclarations
+      const names = declarations.map((declaration) => declaration.name)
       assert.strictEqual(new Set(names).size, names.length, "names are unique")
+      assert.deepStrictEqual(builtinCatalog.map((tool) => tool.name), names)
       assert.deepStrictEqual(builtinFactories.map((f) => f.name), names)
       const loaded = yield* Effect.gen(function*() {
         const registry = yield* Registry.ToolRegistry
@@ -127,7 +132,7 @@ describe("built-in declarations (a *.decl.ts module and a .md beside each tool)"
           Layer.provide(Approver.layerFixed({ _tag: "cancel" }))
         ))
       )
-      for (const { declaration } of builtinCatalog) {
+      for (const declaration of declarations) {
         const info = infoOf(declaration.info)
         assert.isAbove(info.description.length, 0, `${declaration.name}: a description`)
         assert.notMatch(info.description, /\n$/, `${declaration.name}: the .md's final newline is not part of it`)
@@ -135,18 +140,37 @@ describe("built-in declarations (a *.decl.ts module and a .md beside each tool)"
       }
     }))
 
-  it("each description is a .md under src/, and the file names are unique (dist/bundle holds them flat)", () => {
+  it.effect("the build's builtinDeclarations.json (dist/run and dist/bundle) equals the declaration modules", () =>
+    Effect.gen(function*() {
+      const declarations = yield* builtinDeclarations
+      for (const dir of ["run", "bundle"]) {
+        const file = pathToFileURL(path.join(repoRoot, "dist", dir, "builtinDeclarations.json"))
+        const built = readBuiltinDeclarations(file)
+        assert.isDefined(built, `dist/${dir}/builtinDeclarations.json: run npm run build`)
+        assert.deepStrictEqual([...built!.keys()], declarations.map((d) => d.name), `dist/${dir}: names in catalog order`)
+        for (const declaration of declarations) {
+          assert.deepStrictEqual(built!.get(declaration.name), infoOf(declaration.info), `dist/${dir}: ${declaration.name}`)
+        }
+      }
+      // Running from src/ there is no file: the catalog read the declaration modules.
+      assert.isUndefined(readBuiltinDeclarations(pathToFileURL(path.join(repoRoot, "src", "run", "builtinDeclarations.json"))))
+      assert.deepStrictEqual(builtinCatalog.map((tool) => tool.info), declarations.map((d) => d.info))
+    }))
+
+  it("each description is a .md under src/, and the file names are unique (dist/bundle holds them flat)", async () => {
+    const declarations = await Effect.runPromise(builtinDeclarations)
     const src = path.join(repoRoot, "src")
     const markdown = fs.readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md"))
     const basenames = markdown.map((f) => path.basename(f))
     assert.strictEqual(new Set(basenames).size, basenames.length)
     const texts = new Set(markdown.map((f) => fs.readFileSync(path.join(src, f), "utf8").replace(/\r?\n$/, "")))
-    for (const { declaration } of builtinCatalog) {
+    for (const declaration of declarations) {
       assert.isTrue(texts.has(declaration.description), `${declaration.name}: its description is a .md under src/`)
     }
   })
 
-  it("a session's first declaration list, through the built library, imports no tool module and no MCP client", () => {
+  it("a session's first declaration list, through the built library, imports no tool module, no declaration module and no MCP client", async () => {
+    const declarations = await Effect.runPromise(builtinDeclarations)
     // A child process with a loader hook that records every module it loads.
     const dir = tempDir()
     fs.writeFileSync(path.join(dir, "hooks.mjs"), `export async function load(url, context, next) {
@@ -170,13 +194,13 @@ describe("built-in declarations (a *.decl.ts module and a .md beside each tool)"
     const listed: Array<ToolInfo> = JSON.parse(run.stdout.trim())
     assert.includeMembers(listed.map((t) => t.name), ["edit", "glob", "grep_search", "read_file", "run_shell_command", "tool_search", "write_file"])
     // The built library reads the descriptions copied into dist/ by the build.
-    for (const { declaration } of builtinCatalog) {
+    for (const declaration of declarations) {
       const shown = listed.find((t) => t.name === declaration.name)
       if (shown !== undefined) assert.strictEqual(shown.description, declaration.description, declaration.name)
     }
     const loaded = run.stderr.split("\n").filter((l) => l.startsWith("LOADED ")).map((l) => l.slice(7))
     const ours = loaded.filter((url) => url.includes("/dist/")).map((url) => url.slice(url.indexOf("/dist/") + 6))
-    // Declarations load, with the few leaf modules their params use; no implementation does.
+    // No implementation loads (nor the declaration modules: the list comes from builtinDeclarations.json).
     // text/fileIo.js is the one leaf the output store shares (SHA-256 of bytes; it imports only node:crypto).
     const declarationLeaves = new Set(["text/fileIo.js", "plan/board.js", "plan/taskParams.js", "plan/todos.js", "search/constants.js"])
     for (const room of ["files/", "search/", "plan/", "text/", "shell/runShellCommand", "mcp/gateway", "mcp/client", "serve/"]) {
@@ -185,7 +209,7 @@ describe("built-in declarations (a *.decl.ts module and a .md beside each tool)"
     }
     // Wherever the shell's modules live (rooms may split into wings), the shell tool is not loaded.
     assert.deepStrictEqual(ours.filter((m) => /(^|\/)(runShellCommand|foreground|sedEdit)\.js$/.test(m)), [])
-    assert.strictEqual(ours.filter((m) => m.endsWith(".decl.js")).length, builtinCatalog.length)
+    assert.deepStrictEqual(ours.filter((m) => m.endsWith(".decl.js")), [])
     assert.deepStrictEqual(loaded.filter((url) => /node_modules\/(@modelcontextprotocol|zod|diff|iconv-lite|node-pty)\//.test(url)), [])
   })
 })
