@@ -8,8 +8,7 @@
  */
 import { readFileSync } from "node:fs"
 import { pathFieldsOf } from "./annotations.js"
-import type { Kind } from "./kind.js"
-import { paramsJsonSchema, type ToolInfo, toolInfo, type ToolParams, type TruncateKeep } from "./tool.js"
+import { paramsJsonSchema, type ToolInfo, toolInfo, type ToolParams, type ToolSpec } from "./tool.js"
 
 /** A description kept in a Markdown file, read on first use. @category models */
 export interface DescriptionFile {
@@ -29,19 +28,14 @@ export const descriptionFile = (moduleUrl: string, fileName: string): Descriptio
   url: new URL(fileName, moduleUrl)
 })
 
-/** What a declaration is made from. @category models */
-export interface DeclarationFacts<Name extends string, P extends ToolParams> {
-  readonly name: Name
-  readonly displayName: string
+/** What a declaration is made from: a tool spec's static facts, the description possibly in a file. @category models */
+export interface DeclarationFacts<Name extends string, P extends ToolParams> extends
+  Pick<
+    ToolSpec<Name, P, unknown, unknown, unknown>,
+    "name" | "displayName" | "kind" | "params" | "shouldDefer" | "alwaysLoad" | "searchHint" | "maxOutputChars" | "truncateKeep"
+  >
+{
   readonly description: string | DescriptionFile
-  readonly kind: Kind
-  readonly params: P
-  readonly shouldDefer?: boolean | undefined
-  readonly alwaysLoad?: boolean | undefined
-  readonly searchHint?: string | undefined
-  /** `undefined`: the global default budget; `Infinity`: the tool manages its own output size. */
-  readonly maxOutputChars?: number | undefined
-  readonly truncateKeep?: TruncateKeep | undefined
 }
 
 /**
