@@ -14,28 +14,14 @@ import { defineTool, Kind, streamResult } from "../../src/tool/index.js"
 import type { CallResult } from "../../src/tool/outcome.js"
 import { llmText, type LlmPart } from "../../src/tool/result.js"
 import { call, codeOf, withSession } from "../shell/helpers.js"
+import { withRssPeak } from "../support/rss.js"
 import { testSession } from "../support/session.js"
 
 const GIB = 1024 * 1024 * 1024
-const MIB = 1024 * 1024
 const CHUNK = 64 * 1024
 const LIMITS = { ...DEFAULT_OUTPUT_LIMITS, maxOutputFileBytes: 2 * GIB, maxSessionOutputBytes: 4 * GIB }
 
 const textOf = (r: CallResult): string => (r._tag === "Success" ? llmText(r.llmContent) : r.message)
-
-/** Samples RSS every 50 ms while `body` runs; returns its value and the peak growth over the start. */
-const withRssPeak = <A, E, R>(body: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    globalThis.gc?.()
-    const baseline = process.memoryUsage().rss
-    let peak = baseline
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss)
-    }, 50)
-    const value = yield* body.pipe(Effect.ensuring(Effect.sync(() => clearInterval(sampler))))
-    peak = Math.max(peak, process.memoryUsage().rss)
-    return { value, growthMiB: (peak - baseline) / MIB, baselineMiB: baseline / MIB }
-  })
 
 /** `sha256sum` of a file, by another process. */
 const sha256sumOf = (file: string): string => execFileSync("sha256sum", [file], { encoding: "utf8" }).split(" ")[0]!

@@ -3,6 +3,7 @@ import * as fs from "node:fs"
 import { Effect } from "effect"
 import { DEFAULT_OUTPUT_LIMITS } from "../../src/output/config.js"
 import type { CallSuccess } from "../../src/tool/outcome.js"
+import { withRssPeak } from "../support/rss.js"
 import { call, codeOf, ptyLoads, textOf, withSession } from "./helpers.js"
 
 const GIB = 1024 * 1024 * 1024
@@ -14,18 +15,12 @@ describe("a 1 GiB output flood", () => {
   it.live("completes with bounded memory and persists the full output", () =>
     withSession({ settings: { pty: "off" }, outputLimits: { ...DEFAULT_OUTPUT_LIMITS, maxSessionOutputBytes: 2 * GIB } }, () =>
       Effect.gen(function*() {
-        globalThis.gc?.()
-        const baseline = process.memoryUsage().rss
-        let peak = baseline
-        const sampler = setInterval(() => {
-          peak = Math.max(peak, process.memoryUsage().rss)
-        }, 25)
         const started = Date.now()
-        const r = yield* call("run_shell_command", { command: "yes | head -c 1G", timeout: 600_000 }).pipe(
-          Effect.ensuring(Effect.sync(() => clearInterval(sampler)))
+        const { value: r, growthMiB, baselineMiB, peakMiB } = yield* withRssPeak(
+          call("run_shell_command", { command: "yes | head -c 1G", timeout: 600_000 }),
+          25
         )
         const seconds = (Date.now() - started) / 1000
-        peak = Math.max(peak, process.memoryUsage().rss)
         assert.strictEqual(codeOf(r), "Success", textOf(r).slice(0, 500))
         const text = textOf(r)
         const file = /The full output has been saved to: (\S+)/.exec(text)?.[1]
@@ -42,8 +37,7 @@ describe("a 1 GiB output flood", () => {
           assert.strictEqual(tail.toString(), "y\ny\ny\n")
           assert.strictEqual(((r as CallSuccess).data as { outputBytes: number }).outputBytes, GIB)
           assert.isBelow(text.length, 6_000)
-          const growthMiB = (peak - baseline) / 1024 / 1024
-          console.log(`1 GiB flood: ${seconds.toFixed(1)} s, RSS baseline ${(baseline / 1048576).toFixed(0)} MiB, peak ${(peak / 1048576).toFixed(0)} MiB (+${growthMiB.toFixed(0)} MiB)`)
+          console.log(`1 GiB flood: ${seconds.toFixed(1)} s, RSS baseline ${baselineMiB.toFixed(0)} MiB, peak ${peakMiB.toFixed(0)} MiB (+${growthMiB.toFixed(0)} MiB)`)
           // bounded: the 1 GiB never lives in memory (1 MiB text window, 64 KiB head and tail)
           assert.isBelow(growthMiB, 256)
         } finally {
