@@ -231,9 +231,7 @@ export type BuiltinDeclarations = {
 export const builtinFactory = (tool: BuiltinTool): ToolFactory<SessionServices> => ({
   name: tool.name,
   load: tool.make,
-  get info() {
-    return tool.info
-  }
+  info: tool.info
 })
 
 /** Every built-in tool factory (the catalog, without replacements). @category constants */
