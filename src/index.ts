@@ -20,6 +20,15 @@ export { makeToolSearch } from "./registry/toolSearch/toolSearch.js"
 export { Workspace, WorkspaceInitError, type WorkspaceOptions } from "./session/workspace.js"
 export { FileReadCache } from "./session/readCache.js"
 export { Session } from "./session/session.js"
+export {
+  makeFileSessionStore,
+  makeMemorySessionStore,
+  SessionExpired,
+  SessionNotFound,
+  type SessionRecord,
+  SessionStoreFailed,
+  type SessionStoreService
+} from "./session/sessionStore.js"
 export { Approver, makeRecordingApprover, type ApprovalRequest } from "./run/approver.js"
 export { ToolHooks, type HookVerdict } from "./run/hooks.js"
 export * as Policy from "./run/policy.js"

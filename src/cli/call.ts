@@ -16,7 +16,16 @@ import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import { Argument, Command, Flag } from "effect/cli"
-import { type ApprovalMode, Approver, type BatchResult, Scheduler, SessionLayer, type ToolCall } from "../run/index.js"
+import {
+  type ApprovalMode,
+  Approver,
+  type BatchResult,
+  Scheduler,
+  type SessionInitError,
+  SessionLayer,
+  type ToolCall
+} from "../run/index.js"
+import type { NamedSessionError } from "../session/index.js"
 import type { CallResult, ConfirmationOutcome, LiveOutput } from "../tool/index.js"
 import {
   colorEnabled,
@@ -211,13 +220,29 @@ export const withCliSession = <A, E, R>(
       }
       return yield* use(runBatch, printer)
     })
-    const context = yield* Layer.build(layer).pipe(Effect.catchTag("SessionInitError", (e) => usageError(e.message)))
+    const context = yield* Layer.build(layer).pipe(catchSessionProblems)
     return yield* program.pipe(Effect.provideContext(context))
   }).pipe(
     Effect.scoped,
     // Logs (a tool that failed to load, an MCP server that went away) never mix with results on stdout.
     Effect.provideService(Logger.LogToStderr, true)
   )
+
+/**
+ * A session that cannot start (bad flags or config, an unknown, expired or unreadable named session)
+ * is a usage problem: its message on stderr, exit code 2.
+ * @category errors
+ */
+export const catchSessionProblems = <A, E, R>(
+  effect: Effect.Effect<A, E | SessionInitError | NamedSessionError, R>
+): Effect.Effect<A, E | CliExit, R> =>
+  effect.pipe(Effect.catchIf(
+    (e): e is SessionInitError | NamedSessionError =>
+      typeof e === "object" && e !== null && "_tag" in e && SESSION_PROBLEMS.has((e as { _tag: string })._tag),
+    (e) => usageError("code" in e ? `${e.code}: ${e.message}` : e.message)
+  )) as Effect.Effect<A, E | CliExit, R>
+
+const SESSION_PROBLEMS = new Set(["SessionInitError", "SessionNotFound", "SessionExpired", "SessionStoreFailed"])
 
 /** Reads all of stdin as text. @category io */
 export const readStdin: Effect.Effect<string, CliExit> = Effect.tryPromise({

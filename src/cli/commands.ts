@@ -24,7 +24,7 @@ import {
 import { ToolRegistry } from "../registry/index.js"
 import { serveStdio } from "../serve/index.js"
 import { type DeclarationFormat, declarations } from "../tool/index.js"
-import { makeCallCommand } from "./call.js"
+import { catchSessionProblems, makeCallCommand } from "./call.js"
 import { makeRunCommand } from "./run.js"
 import { loadToolModule } from "./toolModules.js"
 
@@ -78,8 +78,23 @@ const envAllow = Flag.String("env-allow").pipe(
   Flag.atLeast(0)
 )
 
+const sessionName = Flag.String("session").pipe(
+  Flag.withDescription(
+    "Continue the named session (created on first use): what it read in earlier runs still counts, so a file read by one " +
+      "`toolwright call --session NAME` can be edited by the next. Kept under the state directory; expires after 7 days unused " +
+      "(env TOOLWRIGHT_SESSION_TTL_HOURS)."
+  ),
+  Flag.optional
+)
+const resume = Flag.Boolean("resume").pipe(
+  Flag.withDescription("With --session: only continue a saved session; an unknown name fails (session_not_found) instead of starting one."),
+  Flag.withDefault(false)
+)
+
 /** The flags every command that builds a session takes. */
 const sessionFlags = {
+  session: sessionName,
+  resume,
   root: roots,
   "state-dir": stateDir,
   "tools-module": toolModules,
@@ -107,6 +122,8 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
   readonly "sandbox-network"?: Option.Option<"on" | "off">
   readonly "sandbox-writable"?: ReadonlyArray<string>
   readonly "env-allow"?: ReadonlyArray<string>
+  readonly session?: Option.Option<string>
+  readonly resume?: boolean
 }, startupWaitMs?: number) {
   const extra = (yield* Effect.forEach(flags["tools-module"], loadToolModule)).flat()
   const rules: Array<PermissionRule> = []
@@ -133,8 +150,13 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
     ...(writable.length > 0 ? { writable } : {}),
     ...(allowNames.length > 0 ? { envAllow: allowNames } : {})
   }
+  const name = flags.session ? Option.getOrUndefined(flags.session) : undefined
+  if (flags.resume === true && name === undefined) {
+    return yield* new SessionInitError({ message: "--resume continues a named session: give its name with --session NAME." })
+  }
   return {
     ...(mcp !== undefined ? { mcp } : {}),
+    ...(name !== undefined ? { sessionId: name, resume: flags.resume === true } : {}),
     sandbox,
     roots: flags.root.length > 0 ? flags.root : [process.cwd()],
     ...(dir !== undefined ? { stateDir: dir } : {}),
@@ -156,7 +178,7 @@ const serve = Command.make("serve", {
 }, Effect.fn("cli.serve")(function*(flags) {
   const options = yield* sessionOptions(flags)
   yield* serveStdio({ ...options, mode: flags.approval as ApprovalMode })
-}, Effect.provideService(Logger.LogToStderr, true))).pipe(
+}, catchSessionProblems, Effect.provideService(Logger.LogToStderr, true))).pipe(
   Command.withDescription("Serve the tools over MCP on stdin/stdout, for an MCP host (Claude Code, Qwen Code, Gemini CLI, Cursor)."),
   Command.withExamples([
     { command: "toolwright serve", description: "Serve the current directory" },
@@ -185,7 +207,7 @@ const tools = Command.make("tools", {
     Effect.provide(SessionLayer.layer(options).pipe(Layer.provide(Approver.layerFixed({ _tag: "cancel" }))))
   )
   yield* Console.log(JSON.stringify(declarations(list, flags.format as DeclarationFormat), null, 2))
-})).pipe(
+}, catchSessionProblems)).pipe(
   Command.withDescription("Print the tool declarations as JSON, sorted by name (stable for prompt caching)."),
   Command.withExamples([
     { command: "toolwright tools", description: "MCP tools/list entries" },

@@ -16,11 +16,16 @@ import { makeToolSearch, Registry } from "../registry/index.js"
 import {
   ensureStateSubdir,
   FileReadCache,
+  makeFileSessionStore,
   makeWorkspace,
+  type NamedSessionError,
+  namedSessionLayer,
   newSessionId,
+  openNamedSession,
   type ReadEvidence,
   Session,
   SessionEvents,
+  type SessionStoreService,
   Workspace
 } from "../session/index.js"
 import { resolveSandboxSettings, SandboxConfig, type SandboxOptions } from "../process/index.js"
@@ -63,6 +68,18 @@ export interface SessionOptions {
   readonly sandbox?: SandboxOptions | undefined
   /** MCP servers whose tools this session offers (behind `tool_search`), and the workspace pool to share. */
   readonly mcp?: McpSessionOptions | undefined
+  /**
+   * A named session: the id is this name, what the store holds under it (read evidence) is restored
+   * at start and saved when the session closes, so a later session (another process) with the same
+   * id can edit what this one read. Unset: a fresh random id, nothing kept.
+   */
+  readonly sessionId?: string | undefined
+  /** With `sessionId`: only continue a saved session; an unknown id fails with `SessionNotFound`. */
+  readonly resume?: boolean | undefined
+  /** With `sessionId`: where sessions are kept (default: files under the state directory). */
+  readonly sessionStore?: SessionStoreService | undefined
+  /** With `sessionId`: unused longer than this (ms), it is expired (default `TOOLWRIGHT_SESSION_TTL_HOURS`, else 7 days). */
+  readonly sessionTtlMs?: number | undefined
 }
 
 /** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
@@ -85,7 +102,9 @@ export type SessionContext =
  *
  * @category layers
  */
-export const layer = (options: SessionOptions): Layer.Layer<SessionContext, SessionInitError, Approver> =>
+export const layer = (
+  options: SessionOptions
+): Layer.Layer<SessionContext, SessionInitError | NamedSessionError, Approver> =>
   Layer.unwrap(Effect.gen(function*() {
     // Thresholds: explicit options win; otherwise the TOOLWRIGHT_* environment variables, else defaults.
     const outputLimits = options.outputLimits ?? (yield* loadOutputLimits().pipe(
@@ -93,11 +112,18 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
     ))
     const sandbox = resolveSandboxSettings(options.sandbox ?? {})
     if ("problem" in sandbox) return yield* new SessionInitError({ message: sandbox.problem })
-    const session = Session.of({ id: yield* Effect.sync(newSessionId), startedAt: Date.now() })
+    const session = Session.of({ id: options.sessionId ?? (yield* Effect.sync(newSessionId)), startedAt: Date.now() })
     // The output dir lives in the state dir, which the workspace computes; it must exist before the
     // workspace admits it as a readable directory.
     const probe = yield* makeWorkspace({ roots: options.roots, ...(options.stateDir ? { stateDir: options.stateDir } : {}) }).pipe(
       Effect.mapError((e) => new SessionInitError({ message: e.message }))
+    )
+    // A named session is looked up before anything is built: unknown (with resume) or expired fails here.
+    const store = options.sessionStore ?? makeFileSessionStore(probe.stateDir)
+    const named = options.sessionId === undefined ? undefined : namedSessionLayer(
+      options.sessionId,
+      yield* openNamedSession({ name: options.sessionId, resume: options.resume, ttlMs: options.sessionTtlMs }, store),
+      store
     )
     const outputsRoot = yield* ensureStateSubdir(probe.stateDir, "outputs").pipe(
       Effect.mapError((e) => new SessionInitError({ message: `Cannot create the output directory: ${e.message}` }))
@@ -159,7 +185,7 @@ export const layer = (options: SessionOptions): Layer.Layer<SessionContext, Sess
       const mcp = yield* McpGateway
       if (mcp.hasServers) yield* (yield* Registry.ToolRegistry).registerFactory(readMcpResourceFactory(mcp.resolveServer))
     }))
-    return Layer.mergeAll(scheduler, mcpTools.pipe(Layer.provideMerge(gateway))).pipe(
+    return Layer.mergeAll(scheduler, mcpTools.pipe(Layer.provideMerge(gateway)), named ?? Layer.empty).pipe(
       Layer.provideMerge(middle),
       // shell services (process host, background shells) need the session and its output store
       Layer.provideMerge(ShellLayer.layer.pipe(Layer.provideMerge(base))),

@@ -17,6 +17,17 @@ export {
   sameFile
 } from "./readCache.js"
 export { isPathInside, MAX_SYMLINK_HOPS, resolveRealPath } from "./realPath.js"
+export { type NamedSessionError, type NamedSessionOptions, namedSessionLayer, openNamedSession } from "./namedSession.js"
 export { newSessionId, Session } from "./session.js"
+export {
+  makeFileSessionStore,
+  makeMemorySessionStore,
+  SESSION_NAME,
+  SessionExpired,
+  SessionNotFound,
+  type SessionRecord,
+  SessionStoreFailed,
+  type SessionStoreService
+} from "./sessionStore.js"
 export { ensureStateSubdir } from "./stateDir.js"
 export { makeWorkspace, Workspace, type WorkspaceService } from "./workspace.js"

@@ -4,44 +4,15 @@
  * pseudo-terminal, the approval prompt and the spinner.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as pty from "node-pty"
 import { Effect } from "effect"
 import { stripAnsi } from "../../src/cli/render.js"
+import { cleanEnv, runCli } from "../support/cli.js"
 import { cliPath, repoRoot, tempDir } from "../support/serve.js"
 
 const toolsModule = path.join(repoRoot, "test", "cli", "fixtures", "tools.mjs")
-
-/** The environment without colour overrides (each test sets its own). */
-const cleanEnv = (): Record<string, string> => {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "NO_COLOR" && k !== "FORCE_COLOR") env[k] = v
-  return env
-}
-
-interface CliRun {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Runs the built CLI with piped stdio (so stdin is not a terminal). */
-const runCli = (args: ReadonlyArray<string>, options: { readonly cwd: string; readonly input?: string; readonly env?: Record<string, string> }) =>
-  Effect.callback<CliRun>((resume) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
-      cwd: options.cwd,
-      env: { ...cleanEnv(), ...options.env },
-      stdio: ["pipe", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (d) => (stdout += d))
-    child.stderr.on("data", (d) => (stderr += d))
-    child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
-    child.stdin.end(options.input ?? "")
-  })
 
 /** Runs the built CLI on a pseudo-terminal; `answer` is typed when `prompt` appears. */
 const runOnPty = (args: ReadonlyArray<string>, options: { readonly cwd: string; readonly answers?: ReadonlyArray<readonly [RegExp, string]> }) =>

@@ -1,0 +1,128 @@
+/**
+ * A named session's life: {@link openNamedSession} checks the store before the session is built
+ * (unknown with `resume`, expired, unreadable: typed errors, never a silent new session), and
+ * {@link namedSessionLayer} restores the evidence into the fresh read cache and saves it back when
+ * the session's scope closes.
+ *
+ * @since 0.2.0
+ */
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { FileReadCache } from "./readCache.js"
+import { captureEvidence, restoreEvidence } from "./resume.js"
+import {
+  DEFAULT_SESSION_TTL_MS,
+  evidenceKey,
+  SESSION_NAME,
+  SESSION_TTL_ENV,
+  SessionExpired,
+  SessionNotFound,
+  type SessionRecord,
+  type SessionStoreService,
+  SessionStoreFailed
+} from "./sessionStore.js"
+import { Workspace } from "./workspace.js"
+
+/** How a door asks for a named session. @category models */
+export interface NamedSessionOptions {
+  /** The session's name (see {@link SESSION_NAME}); it is also the session id. */
+  readonly name: string
+  /** Only continue: an unknown name fails with {@link SessionNotFound} instead of starting the session. */
+  readonly resume?: boolean | undefined
+  /** Unused for longer than this (ms), the session is expired; default `TOOLWRIGHT_SESSION_TTL_HOURS` or 7 days. */
+  readonly ttlMs?: number | undefined
+}
+
+/** Every way {@link openNamedSession} fails. @category errors */
+export type NamedSessionError = SessionNotFound | SessionExpired | SessionStoreFailed
+
+const ttlFromEnv = Config.option(Config.Number(SESSION_TTL_ENV)).pipe(
+  Effect.map((hours) => Option.isSome(hours) && hours.value > 0 ? hours.value * 3_600_000 : DEFAULT_SESSION_TTL_MS),
+  Effect.orElseSucceed(() => DEFAULT_SESSION_TTL_MS)
+)
+
+/**
+ * Looks the session up: its record (none for a new session), or a typed error when the name is
+ * invalid, unknown with `resume`, expired, or its record unreadable.
+ * @category constructors
+ */
+export const openNamedSession = (
+  options: NamedSessionOptions,
+  store: SessionStoreService
+): Effect.Effect<Option.Option<SessionRecord>, NamedSessionError> =>
+  Effect.gen(function*() {
+    if (!SESSION_NAME.test(options.name)) {
+      return yield* new SessionStoreFailed({
+        message: `"${options.name}" is not a session name: use 1–64 letters, digits, ".", "_" or "-", not starting with ".".`
+      })
+    }
+    const record = yield* store.load(options.name)
+    if (Option.isNone(record)) {
+      if (options.resume === true) {
+        return yield* new SessionNotFound({
+          message: `There is no saved session "${options.name}" to resume. Start it without --resume (the first ` +
+            `call with --session ${options.name} creates it), or check the name.`
+        })
+      }
+      return record
+    }
+    const ttlMs = options.ttlMs ?? (yield* ttlFromEnv)
+    const now = Date.now()
+    if (now - record.value.lastUsedAt > ttlMs) {
+      return yield* new SessionExpired({
+        message: `Session "${options.name}" was last used ${new Date(record.value.lastUsedAt).toISOString()}, longer ` +
+          `ago than its time to live (${Math.round(ttlMs / 3_600_000)} h), so what it knew is no longer trusted. Start ` +
+          `a session under a new name (files must be read again before editing), or raise ${SESSION_TTL_ENV}.`
+      })
+    }
+    return record
+  })
+
+/** The record's evidence under the current roots, re-indexed onto them (other roots left out). */
+const reindexed = (record: SessionRecord, roots: ReadonlyArray<string>) =>
+  record.evidence.flatMap((e) => {
+    const root = roots.indexOf(record.roots[e.root] ?? "")
+    return root < 0 ? [] : [{ ...e, root }]
+  })
+
+/**
+ * Restores the record's evidence into the session's read cache when built, and saves the
+ * session's evidence to the store when its scope closes (a failed save is logged: the evidence
+ * is lost, so the next process asks for a read again; nothing else is).
+ * @category layers
+ */
+export const namedSessionLayer = (
+  name: string,
+  record: Option.Option<SessionRecord>,
+  store: SessionStoreService
+): Layer.Layer<never, never, FileReadCache | Workspace> =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const cache = yield* FileReadCache
+    const workspace = yield* Workspace
+    const createdAt = Option.match(record, { onNone: () => Date.now(), onSome: (r) => r.createdAt })
+    if (Option.isSome(record)) yield* restoreEvidence(record.value, workspace.roots, cache)
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        const evidence = yield* captureEvidence(cache, workspace.roots)
+        const saved: SessionRecord = {
+          version: 1,
+          name,
+          createdAt,
+          lastUsedAt: Date.now(),
+          roots: [...workspace.roots],
+          evidence
+        }
+        // evidence loaded at start and not carried now (its file changed, or it was evicted) stays dropped
+        const carried = new Set(evidence.map(evidenceKey))
+        const gone = new Set<string>()
+        for (const e of Option.match(record, { onNone: () => [], onSome: (r) => reindexed(r, workspace.roots) })) {
+          if (!carried.has(evidenceKey(e))) gone.add(evidenceKey(e))
+        }
+        yield* store.save(saved, gone).pipe(
+          Effect.catch((e) => Effect.logWarning(`toolwright: session "${name}" was not saved: ${e.message}`))
+        )
+      })
+    )
+  }))

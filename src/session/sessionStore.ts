@@ -1,0 +1,198 @@
+/**
+ * Named sessions that outlive a process: what a session knows (today: its read evidence) saved
+ * under a stable name, so `toolwright call --session NAME` can read a file in one process and edit
+ * it in the next.
+ *
+ * The store keeps {@link SessionRecord}s. Evidence is kept so that it means the same file on another
+ * process or machine: workspace root + relative path + size + mtime + SHA-256 of the bytes seen,
+ * never an inode number. On resume every entry is checked against the file as it is now (same size,
+ * mtime and content hash); evidence of a file that changed is dropped, so the model must read it
+ * again, exactly as within one process.
+ *
+ * Two stores ship: {@link makeMemorySessionStore} (one process: a library embedder that closes and
+ * reopens sessions) and {@link makeFileSessionStore} (one JSON file per session under the state
+ * directory, written atomically; what the CLI uses).
+ *
+ * @since 0.2.0
+ */
+import * as path from "node:path"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { describeDiskError, type DiskError, ifExists, readText, writeFileAtomic } from "../disk/index.js"
+import { ensureStateSubdir } from "./stateDir.js"
+
+/** A session name: 1–64 letters, digits, `.`, `_` or `-`, not starting with a dot. @category constants */
+export const SESSION_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/
+
+/** How long a named session may go unused before resuming it is refused (7 days). @category constants */
+export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000
+
+/** The environment variable that overrides {@link DEFAULT_SESSION_TTL_MS}, in hours. @category constants */
+export const SESSION_TTL_ENV = "TOOLWRIGHT_SESSION_TTL_HOURS"
+
+/** One piece of read evidence, portable across processes. @category models */
+export const StoredEvidence = Schema.Struct({
+  /** Index into the record's `roots`. */
+  root: Schema.Int,
+  /** Path relative to that root, `/`-separated. */
+  path: Schema.String,
+  size: Schema.Number,
+  mtimeMs: Schema.Number,
+  /** SHA-256 (hex) of the bytes the evidence is for. */
+  sha256: Schema.String,
+  full: Schema.Boolean,
+  cacheable: Schema.Boolean,
+  resident: Schema.Boolean,
+  /** With `readEvidence: "ranges"`: the line ranges seen. */
+  seenLines: Schema.optional(Schema.Array(Schema.Struct({ start: Schema.Int, end: Schema.Number }))),
+  /** When the evidence was recorded (ms since the epoch): the newer of two records of one file wins. */
+  at: Schema.Number
+})
+/** @category models */
+export type StoredEvidence = typeof StoredEvidence.Type
+
+/** What the store keeps of one session. @category models */
+export const SessionRecord = Schema.Struct({
+  version: Schema.Literal(1),
+  name: Schema.String,
+  createdAt: Schema.Number,
+  lastUsedAt: Schema.Number,
+  /** Real paths of the workspace roots the evidence is relative to. */
+  roots: Schema.Array(Schema.String),
+  evidence: Schema.Array(StoredEvidence)
+})
+/** @category models */
+export type SessionRecord = typeof SessionRecord.Type
+
+/** `--resume` (or `resume: true`) named a session the store does not hold. @category errors */
+export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SessionNotFound", {
+  message: Schema.String
+}) {
+  /** The wire code. */
+  readonly code = "session_not_found"
+}
+
+/** The named session was last used longer ago than the time to live allows. @category errors */
+export class SessionExpired extends Schema.TaggedError<SessionExpired>()("SessionExpired", {
+  message: Schema.String
+}) {
+  /** The wire code. */
+  readonly code = "session_expired"
+}
+
+/** The store could not be read or written, or holds a record it cannot decode. @category errors */
+export class SessionStoreFailed extends Schema.TaggedError<SessionStoreFailed>()("SessionStoreFailed", {
+  message: Schema.String
+}) {
+  /** The wire code. */
+  readonly code = "session_store_failed"
+}
+
+/** Where named sessions are kept. @category models */
+export interface SessionStoreService {
+  /** The record of `name`, if the store holds one. */
+  readonly load: (name: string) => Effect.Effect<Option.Option<SessionRecord>, SessionStoreFailed>
+  /**
+   * Saves `record`, merged with what another process may have saved meanwhile under the same name
+   * (per file the newer evidence wins; evidence `dropped` by this process stays dropped).
+   */
+  readonly save: (
+    record: SessionRecord,
+    dropped: ReadonlySet<string>
+  ) => Effect.Effect<void, SessionStoreFailed>
+}
+
+/** The key of a piece of evidence within a record: `root:path`. @category constructors */
+export const evidenceKey = (e: Pick<StoredEvidence, "root" | "path">): string => `${e.root}:${e.path}`
+
+/**
+ * Merges `incoming` into `existing` (same name): roots are re-indexed onto the incoming list, per
+ * file the newer evidence wins, and keys in `dropped` are removed. A pure function.
+ * @category combinators
+ */
+export const mergeRecords = (
+  existing: SessionRecord | undefined,
+  incoming: SessionRecord,
+  dropped: ReadonlySet<string>
+): SessionRecord => {
+  if (existing === undefined) return incoming
+  const roots = [...incoming.roots]
+  const byKey = new Map<string, StoredEvidence>()
+  for (const e of existing.evidence) {
+    const rootPath = existing.roots[e.root]
+    if (rootPath === undefined) continue
+    let root = roots.indexOf(rootPath)
+    if (root < 0) root = roots.push(rootPath) - 1
+    const moved = { ...e, root }
+    if (!dropped.has(evidenceKey(moved))) byKey.set(evidenceKey(moved), moved)
+  }
+  for (const e of incoming.evidence) {
+    const key = evidenceKey(e)
+    const other = byKey.get(key)
+    if (other === undefined || other.at <= e.at) byKey.set(key, e)
+  }
+  return {
+    ...incoming,
+    createdAt: Math.min(existing.createdAt, incoming.createdAt),
+    lastUsedAt: Math.max(existing.lastUsedAt, incoming.lastUsedAt),
+    roots,
+    evidence: [...byKey.values()]
+  }
+}
+
+/** A store in this process's memory: sessions survive being closed and reopened, not a restart. @category constructors */
+export const makeMemorySessionStore = (): SessionStoreService => {
+  const records = new Map<string, SessionRecord>()
+  return {
+    load: (name) => Effect.sync(() => Option.fromNullishOr(records.get(name))),
+    save: (record, dropped) => Effect.sync(() => void records.set(record.name, mergeRecords(records.get(record.name), record, dropped)))
+  }
+}
+
+const decodeRecord = Schema.decodeUnknownOption(Schema.fromJsonString(SessionRecord))
+
+const storeFailure = (what: string, e: DiskError) =>
+  new SessionStoreFailed({
+    message: `Could not ${what} the session store (${describeDiskError(e)}). Check that the state directory is ` +
+      `writable, or run without --session.`
+  })
+
+/**
+ * A store of one JSON file per session in `<stateDir>/sessions/` (mode 0600, written atomically).
+ * A file that does not decode is never overwritten: loading it fails with {@link SessionStoreFailed}.
+ * @category constructors
+ */
+export const makeFileSessionStore = (stateDir: string): SessionStoreService => {
+  const fileOf = (name: string) => path.join(stateDir, "sessions", `${name}.json`)
+  const load = (name: string) =>
+    ifExists(readText(fileOf(name))).pipe(
+      Effect.mapError((e) => storeFailure("read", e)),
+      Effect.flatMap((text) => {
+        if (text === undefined) return Effect.succeed(Option.none<SessionRecord>())
+        const record = decodeRecord(text)
+        return Option.isSome(record) && record.value.name === name
+          ? Effect.succeed(record)
+          : Effect.fail(
+            new SessionStoreFailed({
+              message: `The saved session ${fileOf(name)} is not a toolwright session record (damaged or from a newer ` +
+                `version). Move it away or pick another --session name; it was left as it is.`
+            })
+          )
+      })
+    )
+  return {
+    load,
+    save: (record, dropped) =>
+      Effect.gen(function*() {
+        yield* ensureStateSubdir(stateDir, "sessions").pipe(
+          Effect.mapError((e) => new SessionStoreFailed({ message: e.message }))
+        )
+        const existing = yield* load(record.name)
+        const merged = mergeRecords(Option.getOrUndefined(existing), record, dropped)
+        yield* writeFileAtomic(fileOf(record.name), JSON.stringify(merged), 0o600).pipe(
+          Effect.mapError((e) => storeFailure("write", e))
+        )
+      })
+  }
+}
