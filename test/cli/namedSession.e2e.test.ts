@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
 import { runCli } from "../support/cli.js"
-import { tempDir } from "../support/serve.js"
+import { connectServe, tempDir } from "../support/serve.js"
 
 const workspace = Effect.gen(function*() {
   const root = yield* tempDir("tw-named-")
@@ -102,5 +102,24 @@ describe("toolwright call --session NAME", () => {
       const badName = yield* w.call("read_file", readA, ["--session", "../x"])
       assert.strictEqual(badName.code, 2)
       assert.match(badName.stderr, /is not a session name/)
+    }), 60_000)
+})
+
+describe("toolwright serve --session NAME (one-shot MCP clients)", () => {
+  it.live("a read over one serve process lets the next serve process edit", () =>
+    Effect.gen(function*() {
+      const w = yield* workspace
+      const args = ["--root", w.root, "--state-dir", w.state, "--session", "mcp-1"]
+      const first = yield* Effect.scoped(Effect.gen(function*() {
+        const client = yield* connectServe(args)
+        return yield* Effect.promise(() => client.callTool({ name: "read_file", arguments: readA }))
+      }))
+      assert.notStrictEqual(first.isError, true)
+      const second = yield* Effect.scoped(Effect.gen(function*() {
+        const client = yield* connectServe(args)
+        return yield* Effect.promise(() => client.callTool({ name: "edit", arguments: editA }))
+      }))
+      assert.notStrictEqual(second.isError, true, JSON.stringify(second.content))
+      assert.strictEqual(w.read(), "bye world\nsecond line\n")
     }), 60_000)
 })
