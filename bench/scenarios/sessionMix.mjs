@@ -1,0 +1,111 @@
+// A session mix under load (issue 18): N sessions in one process, all at once, each doing rounds of
+// read_file, an edit of what it read, grep_search, glob and a short command. Reported: calls/s,
+// CPU ms per call of this process (the children — bash, bwrap, rg — are not counted), p50/p99 call
+// latency, event-loop delay p99, and the heap of an idle session. The limit is the same round done
+// with raw calls (fs read, replace, write; rg; fast-glob; spawn of `echo`), sequentially, here.
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { monitorEventLoopDelay } from "node:perf_hooks"
+import { distDir, median, tempDir } from "../lib.mjs"
+
+export const name = "session mix: read, edit, grep, glob, shell in N sessions at once"
+
+// One file per session (100 lines): sessions never edit each other's files, so every edit can land.
+const workspace = (n) => {
+  const root = tempDir("twbench-mix-")
+  fs.mkdirSync(path.join(root, "src"))
+  for (let i = 0; i < n; i++) {
+    fs.writeFileSync(path.join(root, "src", `m${i}.ts`), Array.from({ length: 100 }, (_, j) => `export const v${j} = ${j} // line ${j} TODO`).join("\n") + "\n")
+  }
+  return root
+}
+
+const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+
+const rawRound = async (root, i, fg) => {
+  const file = path.join(root, "src", `m${i}.ts`)
+  const text = fs.readFileSync(file, "utf8")
+  fs.writeFileSync(file, text.replace("TODO", "TODO"))
+  spawnSync("rg", ["-n", "v1[0-9] =", path.join(root, "src")], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
+  await fg("src/*.ts", { cwd: root })
+  spawnSync("echo", ["hi"])
+}
+
+export const run = async ({ smoke }) => {
+  const tw = await import(path.join(distDir, "index.js"))
+  const { Effect, Layer, ManagedRuntime } = await import("effect")
+  const fg = (await import("fast-glob")).default
+  const sizes = smoke ? [3] : [10, 100, 1000]
+  const rows = []
+  for (const n of sizes) {
+    const root = workspace(n)
+    const state = tempDir("twbench-mix-state-")
+    const runtimes = []
+    globalThis.gc?.()
+    const heapBefore = process.memoryUsage().heapUsed
+    for (let s = 0; s < n; s++) {
+      const layer = tw.SessionLayer.layer({ roots: [root], stateDir: state, mode: "yolo" }).pipe(
+        Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" }))
+      )
+      const rt = ManagedRuntime.make(layer)
+      runtimes.push({ rt, scheduler: await rt.runPromise(Effect.gen(function*() { return yield* tw.Scheduler })) })
+    }
+    globalThis.gc?.()
+    const heapIdle = process.memoryUsage().heapUsed - heapBefore
+    const rounds = smoke ? 1 : n >= 1000 ? 1 : n >= 100 ? 2 : 5
+    const latencies = []
+    let failures = 0
+    const call = async ({ rt, scheduler }, id, name, args) => {
+      const t0 = performance.now()
+      const r = await rt.runPromise(scheduler.runOne({ callId: id, name, args }))
+      latencies.push(performance.now() - t0)
+      if (r._tag !== "Success") failures++
+    }
+    const loop = monitorEventLoopDelay({ resolution: 10 })
+    loop.enable()
+    const cpu0 = process.cpuUsage()
+    const t0 = performance.now()
+    await Promise.all(runtimes.map(async (session, s) => {
+      const file = `src/m${s}.ts`
+      for (let r = 0; r < rounds; r++) {
+        await call(session, `${s}-${r}-read`, "read_file", { file_path: file })
+        await call(session, `${s}-${r}-edit`, "edit", { file_path: file, old_string: `// line ${r} TODO`, new_string: `// line ${r} DONE` })
+        await call(session, `${s}-${r}-grep`, "grep_search", { pattern: "v1[0-9] =", path: "src" })
+        await call(session, `${s}-${r}-glob`, "glob", { pattern: "src/*.ts" })
+        await call(session, `${s}-${r}-shell`, "run_shell_command", { command: "echo hi" })
+      }
+    }))
+    const wallMs = performance.now() - t0
+    const cpu = process.cpuUsage(cpu0)
+    loop.disable()
+    const calls = latencies.length
+    const cpuMsPerCall = (cpu.user + cpu.system) / 1000 / calls
+    // the limit: the same rounds with raw calls, one after another, in this process
+    const rawRounds = Math.min(n * rounds, 200)
+    const r0 = performance.now()
+    for (let i = 0; i < rawRounds; i++) await rawRound(root, i % n, fg)
+    const rawPerCall = (performance.now() - r0) / (rawRounds * 5)
+    for (const { rt } of runtimes) await rt.dispose()
+    fs.rmSync(root, { recursive: true, force: true })
+    fs.rmSync(state, { recursive: true, force: true })
+    const note = `${rounds} round(s) × 5 calls per session, ${failures} failed; CPU ${cpuMsPerCall.toFixed(2)} ms/call (this process); ` +
+      `p50 ${median(latencies).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; event-loop delay p99 ` +
+      `${(loop.percentile(99) / 1e6).toFixed(1)} ms; heap ${((heapIdle / n) / 1024).toFixed(0)} KiB per idle session (heap growth / N, before any call)`
+    rows.push({
+      scenario: "session mix (read, edit, grep, glob, echo)",
+      size: `${n} sessions`,
+      ours: calls / (wallMs / 1000),
+      limit: 1000 / rawPerCall,
+      unit: "calls/s",
+      limitName: "raw calls, one after another (fs, rg, fast-glob, spawn)",
+      ratio: (1000 / rawPerCall) / (calls / (wallMs / 1000)),
+      note,
+      growthWhy: "throughput should hold as sessions are added; the event loop is shared"
+    })
+  }
+  return rows
+}
