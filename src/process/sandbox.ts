@@ -129,6 +129,24 @@ export const resolveSandboxSettings = (
   }
 }
 
+/**
+ * Why the settings' extra writable directories cannot be used, or undefined: each must exist, be a
+ * directory and not be `/` (a writable `/` is no sandbox: say `off` instead). Checked when a session
+ * starts, so a mistyped `--sandbox-writable` stops the start instead of being dropped silently.
+ * @category constructors
+ */
+export const writableProblem = (settings: SandboxSettings): string | undefined => {
+  if (settings.mode !== "workspace-write") return undefined
+  for (const raw of settings.writable) {
+    const dir = path.resolve(expandHome(raw))
+    const real = realPathOrUndefined(dir)
+    if (real === undefined) return `The sandbox's writable directory ${dir} does not exist: create it, or drop it from --sandbox-writable / TOOLWRIGHT_SANDBOX_WRITABLE.`
+    if (!fs.statSync(real).isDirectory()) return `The sandbox's writable path ${dir} is not a directory: name a directory in --sandbox-writable / TOOLWRIGHT_SANDBOX_WRITABLE.`
+    if (real === "/") return `The sandbox cannot make / writable (that is no sandbox): use --sandbox off to run commands unconfined.`
+  }
+  return undefined
+}
+
 /** The settings a host uses when the environment holds an unusable value: that value is ignored. @category constructors */
 export const sandboxSettingsOrDefault = (options: SandboxOptions = {}, env: Readonly<Record<string, string | undefined>> = process.env): SandboxSettings => {
   const resolved = resolveSandboxSettings(options, env)

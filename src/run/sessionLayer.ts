@@ -28,7 +28,7 @@ import {
   type SessionStoreService,
   Workspace
 } from "../session/index.js"
-import { resolveSandboxSettings, SandboxConfig, type SandboxOptions } from "../process/index.js"
+import { resolveSandboxSettings, SandboxConfig, type SandboxOptions, writableProblem } from "../process/index.js"
 // floors: start-up — shell/index.ts loads the shell tools, which a session loads on their first call
 import * as ShellLayer from "../shell/layer.js"
 // floors: start-up — mcp/index.ts loads the MCP client, which a session loads only when servers are configured
@@ -112,6 +112,8 @@ export const layer = (
     ))
     const sandbox = resolveSandboxSettings(options.sandbox ?? {})
     if ("problem" in sandbox) return yield* new SessionInitError({ message: sandbox.problem })
+    const unusable = writableProblem(sandbox)
+    if (unusable !== undefined) return yield* new SessionInitError({ message: unusable })
     const session = Session.of({ id: options.sessionId ?? (yield* Effect.sync(newSessionId)), startedAt: Date.now() })
     // The output dir lives in the state dir, which the workspace computes; it must exist before the
     // workspace admits it as a readable directory.

@@ -15,7 +15,8 @@ import {
   probeSandbox,
   resolveSandboxSettings,
   type SandboxSettings,
-  seatbeltProfile
+  seatbeltProfile,
+  writableProblem
 } from "../../src/process/sandbox.js"
 import { sandboxBlocks } from "../../src/process/sandboxBlocked.js"
 import { isAlive, listDescendantPids } from "../../src/process/tree.js"
@@ -50,6 +51,25 @@ describe("sandbox settings", () => {
       else process.env["TOOLWRIGHT_SANDBOX"] = before
       assert.isTrue(Exit.isFailure(exit))
       assert.include(String(Exit.isFailure(exit) ? exit.cause : ""), "TOOLWRIGHT_SANDBOX must be one of")
+    }))
+
+  it("extra writable directories must exist, be directories and not be /; other modes ignore them", () => {
+    const dir = makeDir()
+    const file = path.join(dir, "f")
+    fs.writeFileSync(file, "")
+    assert.isUndefined(writableProblem(settings({ writable: [dir] })))
+    assert.match(writableProblem(settings({ writable: [dir, "/nonexistent/tw"] }))!, /^The sandbox's writable directory \/nonexistent\/tw does not exist/)
+    assert.match(writableProblem(settings({ writable: [file] }))!, /is not a directory/)
+    assert.match(writableProblem(settings({ writable: ["/"] }))!, /cannot make \/ writable .* --sandbox off/)
+    assert.isUndefined(writableProblem(settings({ mode: "read-only", writable: ["/nonexistent/tw"] })))
+  })
+
+  it.effect("a session refuses to start with a writable directory that does not exist (not dropped silently)", () =>
+    Effect.gen(function*() {
+      const layer = SessionLayer.layer({ roots: [makeDir()], stateDir: makeDir(), sandbox: { writable: ["/nonexistent/tw"] } })
+      const exit = yield* Effect.exit(Effect.scoped(Layer.build(layer.pipe(Layer.provide(Approver.layerFixed({ _tag: "cancel" }))))))
+      assert.isTrue(Exit.isFailure(exit))
+      assert.include(String(Exit.isFailure(exit) ? exit.cause : ""), "/nonexistent/tw does not exist")
     }))
 })
 
