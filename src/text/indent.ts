@@ -12,9 +12,8 @@
  */
 import { findWindows, indentLength, splitNeedle, trimmedLength } from "./lines.js"
 import { lineSpan } from "./passes.js"
-import type { Span } from "./replace.js"
-import { type Candidates, type Haystack } from "./rungs.js"
-import { removeTrailingNewline } from "./slice.js"
+import type { Candidates, Haystack } from "./haystack.js"
+import { removeTrailingNewline, type Span } from "./replace.js"
 
 type Convert = (indent: string) => string | undefined
 

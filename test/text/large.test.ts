@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { findMatchedSlice, resolveEdit } from "../../src/text/index.js"
+import { resolveEdit } from "../../src/text/index.js"
+import { findMatchedSlice } from "../support/reference.js"
 
 const buildFile = (bytes: number, line: (i: number) => string): { readonly content: string; readonly lines: number } => {
   const parts: Array<string> = []
