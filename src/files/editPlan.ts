@@ -191,7 +191,7 @@ export const planEdit = (
         })
       case "Ambiguous":
         return yield* new EditExpectedOccurrenceMismatch({
-          message: `Failed to edit. old_string matches ${resolved.occurrences} places in ${abs} only approximately ` +
+          message: `Failed to edit. old_string matches ${resolved.occurrences > resolved.lines.length ? `more than ${resolved.lines.length}` : resolved.occurrences} places in ${abs} only approximately ` +
             `(${placeLines(resolved.lines, resolved.occurrences)}; ${rungRow(resolved.rung).explanation}), and an approximate ` +
             `match is applied only when it is unique. Copy the exact text from read_file output and add surrounding ` +
             `lines so old_string matches one place.`,

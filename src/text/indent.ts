@@ -19,7 +19,7 @@ import { findWindows, indentLength, restKey, splitNeedle, trimmedLength } from "
 import { lineSpan } from "./passes.js"
 import type { Candidates, Haystack } from "./haystack.js"
 import { removeTrailingNewline, type Span } from "./replace.js"
-import { strayPlaces } from "./strays.js"
+import { MAX_STRAYS as MAX_LISTED_PLACES, strayPlaces } from "./strays.js"
 
 type Convert = (indent: string) => string | undefined
 
@@ -172,7 +172,8 @@ export const indentationShift = (h: Haystack, needle: string, newString: string)
     return shifts.length > 0
   }
   const { ids, pattern } = h.restIds(lines)
-  const starts = findWindows(ids, pattern.ids, accept)
+  // Past one more place than an ambiguous answer lists, the count no longer changes the answer.
+  const starts = findWindows(ids, pattern.ids, accept, MAX_LISTED_PLACES + 1)
   const first = starts[0]
   // Out of budget, uniqueness is unknown: the rung does not apply.
   if (first === undefined || budget.left <= 0) return undefined

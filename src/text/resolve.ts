@@ -21,6 +21,7 @@ import { findNearMiss, type NearMiss } from "./nearMiss.js"
 import { type Candidates, Haystack } from "./haystack.js"
 import { type Span, spliceSpans, widenDeletion } from "./replace.js"
 import { climbLadder, type Rung, rungRow } from "./rungs.js"
+import { MAX_STRAYS } from "./strays.js"
 
 /** Options of {@link resolveEdit}. */
 export interface ResolveEditOptions {
@@ -68,12 +69,15 @@ export interface EditAmbiguous {
   readonly _tag: "Ambiguous"
   readonly rung: Rung
   readonly occurrences: number
-  /** 1-based line where each place starts (at most {@link MAX_LISTED_PLACES}, in file order). */
+  /**
+   * 1-based line where each place starts (at most {@link MAX_LISTED_PLACES}, in file order). A rung
+   * past the reference stops counting after that many places and one more.
+   */
   readonly lines: ReadonlyArray<number>
 }
 
 /** At most this many places are listed in an `Ambiguous` answer. */
-export const MAX_LISTED_PLACES = 10
+export const MAX_LISTED_PLACES = MAX_STRAYS
 
 /** The exact needle was found a different number of times than expected. */
 export interface EditOccurrenceMismatch {
@@ -142,14 +146,16 @@ const judge = (
       ? { _tag: "OccurrenceMismatch", expected: wanted, occurrences }
       : undefined
   }
-  const strays = found.strays?.() ?? []
-  if (strays.length > 0) return ambiguous(content, found.rung, [...found.spans.map(([start]) => start), ...strays])
+  const starts = found.spans.map(([start]) => start)
   if (occurrences > 1) {
     const several = rungRow(found.rung).fuzzy === "reference" &&
       (expected === undefined ? options.replaceAll === true : expected === occurrences) &&
       allIdentical(content, found.spans) && !anyOverlap(found.spans)
-    return several ? undefined : ambiguous(content, found.rung, found.spans.map(([start]) => start))
+    if (!several) return ambiguous(content, found.rung, starts)
   }
+  const strays = found.strays?.() ?? []
+  if (strays.length > 0) return ambiguous(content, found.rung, [...starts, ...strays])
+  if (occurrences > 1) return undefined
   return expected !== undefined && expected !== 1
     ? { _tag: "OccurrenceMismatch", expected, occurrences }
     : undefined
