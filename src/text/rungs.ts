@@ -13,7 +13,7 @@
  *
  * @since 0.1.0
  */
-import { findWindowsByAnchor } from "./anchor.js"
+import { anchorIndex, findWindowsByAnchor, keyOccurrences } from "./anchor.js"
 import type { Candidates, Haystack } from "./haystack.js"
 import { indentationShift } from "./indent.js"
 import { splitNeedle } from "./lines.js"
@@ -64,14 +64,22 @@ const lookalike = (h: Haystack, needle: string, newString: string): Candidates |
   return spans.length > 0 ? { rung: "unicode_normalized", spans, newString } : undefined
 }
 
-/** Every window of whole lines equal to the needle's lines under `pass`, scanning all lines only when anchoring does not pay. */
-const lineWindows = (h: Haystack, lines: ReadonlyArray<string>, endsWithBreak: boolean, pass: LinePass): ReadonlyArray<Span> => {
-  const byAnchor = findWindowsByAnchor({
-    text: pass === "fold_trim_end" ? h.folded() : h.content,
-    keys: lines.map((line) => needleKey(pass, line)),
-    trimEnd: pass !== "identity",
-    withBreak: endsWithBreak
-  })
+/**
+ * Every window of whole lines equal to the needle's lines under `pass`: around the occurrences of
+ * the needle's anchor line when there are few, else by scanning every line.
+ */
+const lineWindows = (
+  h: Haystack,
+  lines: ReadonlyArray<string>,
+  keys: ReadonlyArray<string>,
+  endsWithBreak: boolean,
+  pass: LinePass,
+  occurrences: ReadonlyArray<number> | undefined
+): ReadonlyArray<Span> => {
+  const text = pass === "fold_trim_end" ? h.folded() : h.content
+  const byAnchor = occurrences === undefined
+    ? undefined
+    : findWindowsByAnchor({ text, keys, trimEnd: pass !== "identity", withBreak: endsWithBreak }, occurrences)
   if (byAnchor !== undefined) return byAnchor
   const table = h.table()
   const n = lines.length
@@ -82,11 +90,13 @@ const lineWindows = (h: Haystack, lines: ReadonlyArray<string>, endsWithBreak: b
 const lineRung = (pass: LinePass, rung: Rung) => (h: Haystack, needle: string, newString: string): Candidates | undefined => {
   if (pass === "fold_trim_end" && !hasUnicodeEquivalents(needle) && h.folded() === h.content) return undefined
   const { endsWithBreak, lines } = splitNeedle(needle)
-  const spans = lineWindows(h, lines, endsWithBreak, pass)
-  if (spans.length === 0) return undefined
   const keying = { text: pass === "fold_trim_end" ? h.folded() : h.content, skipIndent: false }
   const keys = lines.map((line) => needleKey(pass, line))
-  return { rung, spans, newString, strays: () => strayPlaces(h, keying, keys, endsWithBreak, spans) }
+  // One native search for the anchor line serves the windows and the check at other columns.
+  const occurrences = keyOccurrences(keying.text, keys[anchorIndex(keys)] ?? "")
+  const spans = lineWindows(h, lines, keys, endsWithBreak, pass, occurrences)
+  if (spans.length === 0) return undefined
+  return { rung, spans, newString, strays: () => strayPlaces(h, keying, keys, endsWithBreak, spans, occurrences) }
 }
 
 /** The one window a needle ending in a break can still take: the file's last lines, with no break after them. */

@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { anchorBudget } from "./anchor.js"
+import { anchorBudget, anchorIndex, keyOccurrences } from "./anchor.js"
 import type { Haystack } from "./haystack.js"
 import { findWindows, internPattern, lineIds } from "./lines.js"
 import type { Span } from "./replace.js"
@@ -61,12 +61,22 @@ const firstKeyOffset = (h: Haystack, k: LineKeying, w: Window, lineStart: number
   keyRange(h, k, lineStart).to - w.keys[0]!.length
 
 /** The single-line needle: every occurrence of its key (with a line break after it, when the needle has one). */
-const singleLine = (k: LineKeying, w: Window, known: ReadonlySet<number>): Array<number> => {
+const singleLine = (
+  k: LineKeying,
+  w: Window,
+  known: ReadonlySet<number>,
+  occurrences: ReadonlyArray<number> | undefined
+): Array<number> => {
   const key = w.keys[0]!
   const text = k.text
   const out: Array<number> = []
   if (key === "") return out
-  for (let p = text.indexOf(key); p !== -1 && out.length < MAX_STRAYS; p = text.indexOf(key, p + 1)) {
+  let i = 0
+  const next = occurrences === undefined
+    ? (p: number) => text.indexOf(key, p + 1)
+    : () => (++i < occurrences.length ? occurrences[i]! : -1)
+  const first = occurrences === undefined ? text.indexOf(key) : occurrences[0] ?? -1
+  for (let p = first; p !== -1 && out.length < MAX_STRAYS; p = next(p)) {
     if (known.has(p)) continue
     if (w.endsWithBreak) {
       const end = lineEndAt(text, p + key.length)
@@ -162,22 +172,22 @@ export const strayPlaces = (
   k: LineKeying,
   keys: ReadonlyArray<string>,
   endsWithBreak: boolean,
-  known: ReadonlyArray<Span>
+  known: ReadonlyArray<Span>,
+  occurrences?: ReadonlyArray<number> | undefined
 ): Array<number> => {
   const w: Window = { keys, endsWithBreak }
   if (keys.length === 0) return []
   const knownAt = new Set(known.map(([start]) => firstKeyOffset(h, k, w, start)))
-  if (keys.length === 1) return singleLine(k, w, knownAt)
-  let a = 0
-  keys.forEach((key, j) => {
-    if (key.length > keys[a]!.length) a = j
-  })
+  if (keys.length === 1) return singleLine(k, w, knownAt, occurrences)
+  const a = anchorIndex(keys)
   const anchor = keys[a]!
   if (anchor === "") return byLineIds(h, k, w, knownAt)
+  const starts = occurrences ?? keyOccurrences(k.text, anchor)
+  if (starts === undefined) return byLineIds(h, k, w, knownAt)
   const budget: Budget = { left: anchorBudget(k.text.length) }
   const out = new Set<number>()
-  for (let p = k.text.indexOf(anchor); p !== -1 && out.size < MAX_STRAYS; p = k.text.indexOf(anchor, p + 1)) {
-    if (--budget.left < 0) return byLineIds(h, k, w, knownAt)
+  for (const p of starts) {
+    if (out.size >= MAX_STRAYS) break
     const first = placeAt(h, k, w, a, p, budget)
     if (budget.left < 0) return byLineIds(h, k, w, knownAt)
     if (first !== undefined && !knownAt.has(first)) out.add(first)
