@@ -10,14 +10,14 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { createChangePatch, createPatchSmart, getChangeDiffStat, getDiffStat, type Rung } from "../text/index.js"
+import { createChangePatch, createPatchSmart, getChangeDiffStat, getDiffStat, type Rung, rungRow } from "../text/index.js"
 import {
   defineTool,
   ExecutionDenied,
   FileWriteFailure,
   text
 } from "../tool/index.js"
-import { computeEdit, editGuard, type EditPlan, RUNG_EXPLANATIONS } from "./editPlan.js"
+import { computeEdit, editGuard, type EditPlan } from "./editPlan.js"
 import { replanEdit } from "./editReplan.js"
 import { commitPlan, makeMutationContext, unchangedSinceApproval } from "../write/index.js"
 import { writeFailure } from "../write/index.js"
@@ -57,7 +57,7 @@ const approximateNote = (plan: EditPlan): string | undefined => {
   const match = plan.match
   if (match === null || match.rung === "exact") return undefined
   const where = match.startLine === match.endLine ? `line ${match.startLine}` : `lines ${match.startLine}-${match.endLine}`
-  return `old_string matched ${where} approximately: ${RUNG_EXPLANATIONS[match.rung]} (rung: ${match.rung}). ` +
+  return `old_string matched ${where} approximately: ${rungRow(match.rung).explanation} (rung: ${match.rung}). ` +
     `The file's own text there was replaced.`
 }
 

@@ -19,7 +19,7 @@ import {
   type NearMiss,
   NEW_FILE_FORMAT,
   resolveEdit,
-  type Rung,
+  rungRow,
   type TextFormat,
   toLf,
   utf8HasNoLookalikes,
@@ -78,16 +78,6 @@ export type EditPlanError =
   | FileTooLarge
   | PermissionDenied
 
-/** What each non-exact rung means, for people and models. @category constants */
-export const RUNG_EXPLANATIONS: Readonly<Record<Exclude<Rung, "exact">, string>> = {
-  unicode_normalized: "look-alike characters (curly quotes, dashes, special spaces) were matched as their ASCII forms",
-  trim_end_lines: "trailing whitespace at line ends was ignored",
-  normalized_trim_end_lines: "look-alike characters and trailing whitespace were ignored",
-  dropped_trailing_empty_line: "the final line break of old_string was ignored (the file has none there)",
-  indentation_shift: "the indentation differed uniformly, so new_string was re-indented by the same amount",
-  unescaped: "over-escaped sequences (\\n, \\t, \\\", \\') in old_string were read as the characters they stand for"
-}
-
 /** The guard of the edit tool: the reference's prior-read check for `editing`. @category enforcement */
 export const editGuard = (ctx: MutationContext, abs: string): PriorGuard<PriorReadError> => (expectExisting) =>
   checkPriorRead(ctx.cache, abs, "editing", expectExisting === undefined ? {} : { expectExisting })
@@ -96,6 +86,9 @@ const newFileFormat = (settings: FileToolsSettings): TextFormat => ({
   ...NEW_FILE_FORMAT,
   bom: settings.newFileEncoding === "utf-8-bom"
 })
+
+const placeLines = (lines: ReadonlyArray<number>, occurrences: number): string =>
+  `${lines.length === 1 ? "line" : "lines"} ${lines.join(", ")}${occurrences > lines.length ? ", …" : ""}`
 
 const nearMissText = (nearMiss: NearMiss | undefined): string =>
   nearMiss === undefined
@@ -198,8 +191,8 @@ export const planEdit = (
         })
       case "Ambiguous":
         return yield* new EditExpectedOccurrenceMismatch({
-          message: `Failed to edit. old_string matches ${resolved.occurrences} places in ${abs} only approximately ` +
-            `(${RUNG_EXPLANATIONS[resolved.rung as Exclude<Rung, "exact">] ?? resolved.rung}), and an approximate ` +
+          message: `Failed to edit. old_string matches ${resolved.occurrences > resolved.lines.length ? `more than ${resolved.lines.length}` : resolved.occurrences} places in ${abs} only approximately ` +
+            `(${placeLines(resolved.lines, resolved.occurrences)}; ${rungRow(resolved.rung).explanation}), and an approximate ` +
             `match is applied only when it is unique. Copy the exact text from read_file output and add surrounding ` +
             `lines so old_string matches one place.`,
           display: "Failed to edit because the text matches multiple locations approximately. Provide exact text with more context."

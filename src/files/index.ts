@@ -14,8 +14,6 @@ export { makeReadFile, ReadFileParams } from "./readFile.js"
 export type { ReadFileData } from "./readKinds.js"
 /** The `edit` tool, its params and typed result. */
 export { EditParams, makeEdit, type EditData } from "./edit.js"
-/** What each approximate rung of the ladder means. */
-export { RUNG_EXPLANATIONS } from "./editPlan.js"
 export { writeFileDeclaration } from "./writeFile.decl.js"
 /** The `write_file` tool, its params and typed result. */
 export { makeWriteFile, WriteFileParams, type WriteFileData } from "./writeFile.js"

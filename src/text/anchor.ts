@@ -71,18 +71,41 @@ const windowAt = (
   return { span: [start, end], lastEnd: end }
 }
 
-/**
- * The spans of the leftmost non-overlapping windows of whole lines whose keys equal `keys`, or
- * `undefined` when the anchor search does not apply (no non-empty key) or would cost more than
- * scanning every line.
- * @category search
- */
-export const findWindowsByAnchor = (q: AnchorQuery): Array<Span> | undefined => {
-  const { text, keys } = q
+/** The index of the needle's anchor line: its first longest key. @category search */
+export const anchorIndex = (keys: ReadonlyArray<string>): number => {
   let anchor = 0
   keys.forEach((key, j) => {
     if (key.length > keys[anchor]!.length) anchor = j
   })
+  return anchor
+}
+
+/**
+ * Every start of `key` in `text`, overlapping ones too, or undefined past `limit` of them (the
+ * caller then scans every line instead). One native search shared by the window search and the
+ * check for the same text at another column.
+ * @category search
+ */
+export const keyOccurrences = (text: string, key: string, limit = anchorBudget(text.length)): Array<number> | undefined => {
+  const out: Array<number> = []
+  if (key === "") return undefined
+  for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + 1)) {
+    if (out.length >= limit) return undefined
+    out.push(at)
+  }
+  return out
+}
+
+/**
+ * The spans of the leftmost non-overlapping windows of whole lines whose keys equal `keys`, or
+ * `undefined` when the anchor search does not apply (no non-empty key) or would cost more than
+ * scanning every line. `occurrences`: every start of the anchor key in the text, when the caller
+ * has them already (see {@link keyOccurrences}).
+ * @category search
+ */
+export const findWindowsByAnchor = (q: AnchorQuery, occurrences?: ReadonlyArray<number>): Array<Span> | undefined => {
+  const { text, keys } = q
+  const anchor = anchorIndex(keys)
   const key = keys[anchor]
   if (key === undefined || key === "") return undefined
   const offsets: Array<number> = []
@@ -91,23 +114,38 @@ export const findWindowsByAnchor = (q: AnchorQuery): Array<Span> | undefined => 
   })
   let budget = anchorBudget(text.length)
   const found: Array<{ readonly span: Span; readonly lastEnd: number }> = []
-  for (let at = text.indexOf(key); at !== -1;) {
-    const end = lineEnd(text, at)
-    if ((at === 0 || text.charCodeAt(at - 1) === 0x0a) && lineHasKey(text, at, end, key, q.trimEnd)) {
-      for (const j of offsets) {
-        budget -= keys.length
-        if (budget < 0) return undefined
-        let start: number | undefined = at
-        for (let up = 0; up < j && start !== undefined; up++) start = start === 0 ? undefined : previousLineStart(text, start)
-        if (start === undefined) continue
-        const window = windowAt(q, start)
-        if (window !== undefined) found.push(window)
-      }
-    } else if (--budget < 0) {
-      return undefined
+  /** The windows around an occurrence of the anchor at a line start; false when out of budget. */
+  const around = (at: number): boolean => {
+    for (const j of offsets) {
+      budget -= keys.length
+      if (budget < 0) return false
+      let start: number | undefined = at
+      for (let up = 0; up < j && start !== undefined; up++) start = start === 0 ? undefined : previousLineStart(text, start)
+      if (start === undefined) continue
+      const window = windowAt(q, start)
+      if (window !== undefined) found.push(window)
     }
-    // The next occurrence at a line start is on a later line (keys hold no line break).
-    at = end === text.length ? -1 : text.indexOf(key, end + 1)
+    return true
+  }
+  if (occurrences !== undefined) {
+    for (const at of occurrences) {
+      if ((at === 0 || text.charCodeAt(at - 1) === 0x0a) && lineHasKey(text, at, lineEnd(text, at), key, q.trimEnd)) {
+        if (!around(at)) return undefined
+      } else if (--budget < 0) {
+        return undefined
+      }
+    }
+  } else {
+    for (let at = text.indexOf(key); at !== -1;) {
+      const end = lineEnd(text, at)
+      if ((at === 0 || text.charCodeAt(at - 1) === 0x0a) && lineHasKey(text, at, end, key, q.trimEnd)) {
+        if (!around(at)) return undefined
+      } else if (--budget < 0) {
+        return undefined
+      }
+      // The next occurrence at a line start is on a later line (keys hold no line break).
+      at = end === text.length ? -1 : text.indexOf(key, end + 1)
+    }
   }
   found.sort((a, b) => a.span[0] - b.span[0])
   const spans: Array<Span> = []

@@ -8,13 +8,18 @@
  * `to` (e.g. `""` → `"  "`: the model wrote two spaces too few). new_string is re-indented line
  * by line with that change; a line the change cannot be applied to refuses the rung.
  *
+ * Unless new_string is already written in the file's indentation: the evidence is its lines that
+ * repeat a line of the matched window as the file has it (but not as old_string has it). Such
+ * lines and none repeating old_string's own lines: new_string is written as it is. Lines of both
+ * kinds: the evidence conflicts and the rung refuses.
+ *
  * @since 0.1.0
  */
-import { findWindows, indentLength, splitNeedle, trimmedLength } from "./lines.js"
+import { findWindows, indentLength, restKey, splitNeedle, trimmedLength } from "./lines.js"
 import { lineSpan } from "./passes.js"
-import type { Span } from "./replace.js"
-import { type Candidates, type Haystack } from "./rungs.js"
-import { removeTrailingNewline } from "./slice.js"
+import type { Candidates, Haystack } from "./haystack.js"
+import { removeTrailingNewline, type Span } from "./replace.js"
+import { MAX_STRAYS as MAX_LISTED_PLACES, strayPlaces } from "./strays.js"
 
 type Convert = (indent: string) => string | undefined
 
@@ -113,6 +118,30 @@ const reindent = (text: string, shift: Shift): string | undefined => {
   return out.join("\n")
 }
 
+/**
+ * Which indentation new_string is written in, from its lines that repeat a line of old_string
+ * (`"needle"`) or of the matched window as the file has it (`"file"`); `"none"` without evidence.
+ */
+const indentEvidence = (
+  newString: string,
+  needleLines: ReadonlyArray<string>,
+  fileLines: ReadonlyArray<string>
+): "needle" | "file" | "none" | "conflict" => {
+  const inNeedle = new Set(needleLines.map((line) => line.trimEnd()))
+  const inFile = new Set(fileLines.map((line) => line.trimEnd()))
+  let needle = false
+  let file = false
+  for (const raw of newString.split("\n")) {
+    const line = raw.trimEnd()
+    if (line === "") continue
+    const a = inNeedle.has(line)
+    const b = inFile.has(line)
+    if (a && !b) needle = true
+    if (b && !a) file = true
+  }
+  return needle && file ? "conflict" : file ? "file" : needle ? "needle" : "none"
+}
+
 /** The indentation-shift rung: every window whose indentation differs uniformly, re-indenting new_string. */
 export const indentationShift = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
   const { endsWithBreak, lines } = splitNeedle(needle)
@@ -143,17 +172,24 @@ export const indentationShift = (h: Haystack, needle: string, newString: string)
     return shifts.length > 0
   }
   const { ids, pattern } = h.restIds(lines)
-  const starts = findWindows(ids, pattern.ids, accept)
+  // Past one more place than an ambiguous answer lists, the count no longer changes the answer.
+  const starts = findWindows(ids, pattern.ids, accept, MAX_LISTED_PLACES + 1)
   const first = starts[0]
   // Out of budget, uniqueness is unknown: the rung does not apply.
   if (first === undefined || budget.left <= 0) return undefined
   const atEnd = endsWithBreak && !table.hasBreakAfter(first + n - 1)
-  let rewritten: string | undefined
-  for (const shift of shiftsAt.get(first) ?? []) {
-    rewritten = reindent(atEnd ? removeTrailingNewline(newString) : newString, shift)
+  const written = atEnd ? removeTrailingNewline(newString) : newString
+  const windowLines = lines.map((_, j) => table.line(first + j))
+  const evidence = indentEvidence(written, lines, windowLines)
+  if (evidence === "conflict") return undefined
+  let rewritten: string | undefined = evidence === "file" ? written : undefined
+  for (const shift of evidence === "file" ? [] : shiftsAt.get(first) ?? []) {
+    rewritten = reindent(written, shift)
     if (rewritten !== undefined) break
   }
   if (rewritten === undefined) return undefined
   const spans: Array<Span> = starts.map((start) => lineSpan(table, start, n, endsWithBreak))
-  return { rung: "indentation_shift", spans, newString: rewritten }
+  const keys = lines.map(restKey)
+  const strays = () => strayPlaces(h, { text: h.folded(), skipIndent: true }, keys, endsWithBreak, spans)
+  return { rung: "indentation_shift", spans, newString: rewritten, strays }
 }

@@ -5,22 +5,6 @@
  * @since 0.1.0
  */
 
-/** The first real slice of a haystack a needle stands for (reference semantics). */
-export { findMatchedSlice } from "./slice.js"
-/** Replaces old_string by the file's real slice; new_string stays verbatim (reference semantics). */
-export { normalizeEditStrings } from "./slice.js"
-/** Removes one trailing `\r\n`, `\n` or `\r`. */
-export { removeTrailingNewline } from "./slice.js"
-/** A matched slice and whether the needle's final empty line had to be dropped. */
-export type { MatchedSlice } from "./slice.js"
-/** The canonical old and new strings of an edit. */
-export type { NormalizedEditStrings } from "./slice.js"
-/** A deletion takes the line break after old_string when the file has one (reference semantics). */
-export { maybeAugmentOldStringForDeletion } from "./replace.js"
-/** Counts non-overlapping occurrences; an empty needle counts 0. */
-export { countOccurrences } from "./replace.js"
-/** Literal replace-all; `$` patterns in new_string are never interpreted. */
-export { applyReplacement } from "./replace.js"
 /** A half-open range of UTF-16 offsets. */
 export type { Span } from "./replace.js"
 /** The changed region of the new content with context lines, or null. */
@@ -45,8 +29,10 @@ export type { EditNoMatch } from "./resolve.js"
 export type { EditAmbiguous } from "./resolve.js"
 /** The exact needle was found a different number of times than expected. */
 export type { EditOccurrenceMismatch } from "./resolve.js"
-/** The rung of the ladder that produced a match. */
-export type { Rung } from "./rungs.js"
+/** The rung of the ladder that produced a match, a row of the ladder, and how a rung's places are judged. */
+export type { Fuzziness, Rung, RungRow } from "./rungs.js"
+/** The matching ladder as one table, in the order tried, and the row of a rung. */
+export { RUNGS, rungRow } from "./rungs.js"
 /** The closest near-miss: line, expected and actual text, and a short character diff. */
 export type { NearMiss } from "./nearMiss.js"
 /** A one-line character diff of expected vs actual text. */

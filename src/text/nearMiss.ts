@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { splitNeedle } from "./lines.js"
-import type { Haystack } from "./rungs.js"
+import type { Haystack } from "./haystack.js"
 import { normalizeUnicode } from "./unicode.js"
 
 /**

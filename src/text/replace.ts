@@ -1,5 +1,5 @@
 /**
- * Counting and literal replacement, plus the span helpers `resolveEdit` writes with.
+ * The span helpers `resolveEdit` finds and writes with.
  *
  * Replacement is always literal: `$&`, `$'`, `` $` ``, `$1` and `$$` in new_string are written as-is
  * (no `String.prototype.replace` with a string replacement anywhere).
@@ -11,14 +11,6 @@ import { isIndentChar } from "./unicode.js"
 /** A half-open `[start, end)` range of UTF-16 offsets. */
 export type Span = readonly [start: number, end: number]
 
-/** Number of non-overlapping occurrences of `sub` in `source`; 0 when `sub` is empty. */
-export const countOccurrences = (source: string, sub: string): number => {
-  if (sub === "") return 0
-  let count = 0
-  for (let i = source.indexOf(sub); i !== -1; i = source.indexOf(sub, i + sub.length)) count++
-  return count
-}
-
 /** Leftmost non-overlapping occurrences of a non-empty `sub` in `source`, as spans. */
 export const literalSpans = (source: string, sub: string): Array<Span> => {
   const spans: Array<Span> = []
@@ -27,29 +19,9 @@ export const literalSpans = (source: string, sub: string): Array<Span> => {
   return spans
 }
 
-/** A deletion takes the line break after old_string with it when the file has one (reference semantics). */
-export const maybeAugmentOldStringForDeletion = (
-  fileContent: string | null,
-  oldString: string,
-  newString: string
-): string => {
-  if (fileContent === null || oldString === "" || newString !== "" || oldString.endsWith("\n")) return oldString
-  const candidate = `${oldString}\n`
-  return fileContent.includes(candidate) ? candidate : oldString
-}
-
-/** Replaces every non-overlapping occurrence of `oldString` literally (reference semantics). */
-export const applyReplacement = (
-  currentContent: string | null,
-  oldString: string,
-  newString: string,
-  isNewFile: boolean
-): string => {
-  if (isNewFile) return newString
-  if (currentContent === null) return oldString === "" ? newString : ""
-  if (oldString === "") return currentContent
-  return currentContent.split(oldString).join(newString)
-}
+/** Removes one trailing line break (`\r\n`, `\n` or `\r`) from `text`. */
+export const removeTrailingNewline = (text: string): string =>
+  text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") || text.endsWith("\r") ? text.slice(0, -1) : text
 
 /** Writes `replacement` verbatim over each span (sorted, non-overlapping). */
 export const spliceSpans = (content: string, spans: ReadonlyArray<Span>, replacement: string): string => {

@@ -6,20 +6,22 @@
  * indentation_shift → unescaped. The written text is always the file's real slice replaced by
  * new_string verbatim (only the last two rungs adjust new_string, and only as described there).
  *
- * Occurrences: the exact rung reports a count that differs from `expectedOccurrences` (default
- * 1, or "any" with `replaceAll`) as `OccurrenceMismatch`. A fuzzy rung never picks among
- * places: two or more is `Ambiguous`, except that with `replaceAll` (or a matching
- * `expectedOccurrences`) a reference fuzzy rung may edit them all when every place is
- * byte-identical. The two extra rungs are used only when their match is unique.
+ * The rungs are the rows of `RUNGS` (`rungs.ts`). Occurrences: the exact rung reports a count that
+ * differs from `expectedOccurrences` (default 1, or "any" with `replaceAll`) as
+ * `OccurrenceMismatch`. A fuzzy rung never picks among places: two or more (counting the places
+ * it matches at another column, and overlapping ones) is `Ambiguous`, listing their lines, except
+ * that with `replaceAll` (or a matching `expectedOccurrences`) a reference fuzzy rung may edit
+ * them all when every place is byte-identical and none overlaps another. The rungs past the
+ * reference are used only when their match is unique.
  *
  * @since 0.1.0
  */
 import { applyChange, countBreaks, type TextChange } from "./change.js"
-import { indentationShift } from "./indent.js"
 import { findNearMiss, type NearMiss } from "./nearMiss.js"
+import { type Candidates, Haystack } from "./haystack.js"
 import { type Span, spliceSpans, widenDeletion } from "./replace.js"
-import { type Candidates, Haystack, referenceRungs, type Rung } from "./rungs.js"
-import { unescaped } from "./unescape.js"
+import { climbLadder, type Rung, rungRow } from "./rungs.js"
+import { MAX_STRAYS } from "./strays.js"
 
 /** Options of {@link resolveEdit}. */
 export interface ResolveEditOptions {
@@ -67,7 +69,15 @@ export interface EditAmbiguous {
   readonly _tag: "Ambiguous"
   readonly rung: Rung
   readonly occurrences: number
+  /**
+   * 1-based line where each place starts (at most {@link MAX_LISTED_PLACES}, in file order). A rung
+   * past the reference stops counting after that many places and one more.
+   */
+  readonly lines: ReadonlyArray<number>
 }
+
+/** At most this many places are listed in an `Ambiguous` answer. */
+export const MAX_LISTED_PLACES = MAX_STRAYS
 
 /** The exact needle was found a different number of times than expected. */
 export interface EditOccurrenceMismatch {
@@ -79,17 +89,36 @@ export interface EditOccurrenceMismatch {
 /** Everything {@link resolveEdit} can answer. */
 export type EditResolution = EditMatch | EditNoMatch | EditAmbiguous | EditOccurrenceMismatch
 
-const REFERENCE_FUZZY: ReadonlySet<Rung> = new Set<Rung>([
-  "unicode_normalized",
-  "trim_end_lines",
-  "normalized_trim_end_lines"
-])
-
 const allIdentical = (content: string, spans: ReadonlyArray<Span>): boolean => {
   const [first] = spans
   if (first === undefined) return true
   const text = content.slice(first[0], first[1])
   return spans.every(([start, end]) => end - start === text.length && content.startsWith(text, start))
+}
+
+const anyOverlap = (spans: ReadonlyArray<Span>): boolean => spans.some(([start], i) => i > 0 && start < spans[i - 1]![1])
+
+/** 1-based line numbers of sorted offsets, counting breaks once from the start. */
+const lineNumbers = (content: string, offsets: ReadonlyArray<number>): Array<number> => {
+  const out: Array<number> = []
+  let line = 1
+  let at = 0
+  for (const offset of offsets) {
+    line += countBreaks(content, at, offset)
+    at = offset
+    out.push(line)
+  }
+  return out
+}
+
+const ambiguous = (content: string, rung: Rung, places: ReadonlyArray<number>): EditAmbiguous => {
+  const sorted = [...new Set(places)].sort((a, b) => a - b)
+  return {
+    _tag: "Ambiguous",
+    rung,
+    occurrences: sorted.length,
+    lines: lineNumbers(content, sorted.slice(0, MAX_LISTED_PLACES))
+  }
 }
 
 /** Widens each deleted span to whole lines where that cannot run into a neighbouring span. */
@@ -117,12 +146,16 @@ const judge = (
       ? { _tag: "OccurrenceMismatch", expected: wanted, occurrences }
       : undefined
   }
+  const starts = found.spans.map(([start]) => start)
   if (occurrences > 1) {
-    const several = REFERENCE_FUZZY.has(found.rung) &&
+    const several = rungRow(found.rung).fuzzy === "reference" &&
       (expected === undefined ? options.replaceAll === true : expected === occurrences) &&
-      allIdentical(content, found.spans)
-    return several ? undefined : { _tag: "Ambiguous", rung: found.rung, occurrences }
+      allIdentical(content, found.spans) && !anyOverlap(found.spans)
+    if (!several) return ambiguous(content, found.rung, starts)
   }
+  const strays = found.strays?.() ?? []
+  if (strays.length > 0) return ambiguous(content, found.rung, [...starts, ...strays])
+  if (occurrences > 1) return undefined
   return expected !== undefined && expected !== 1
     ? { _tag: "OccurrenceMismatch", expected, occurrences }
     : undefined
@@ -137,8 +170,7 @@ export const resolveEdit = (
 ): EditResolution => {
   if (oldString === "") return { _tag: "NoMatch" }
   const h = new Haystack(content, options.noLookalikes === true)
-  const found = referenceRungs(h, oldString, newString) ?? indentationShift(h, oldString, newString) ??
-    unescaped(h, oldString, newString)
+  const found = climbLadder(h, oldString, newString)
   if (found === undefined) {
     const nearMiss = findNearMiss(h, oldString)
     return nearMiss === undefined ? { _tag: "NoMatch" } : { _tag: "NoMatch", nearMiss }

@@ -1,7 +1,11 @@
 /**
- * The reference rungs of the matching ladder, as `resolveEdit` runs them: each rung collects
- * EVERY non-overlapping place it matches, so a fuzzy needle that fits two places can be refused
- * instead of silently taking the first.
+ * The matching ladder as one table: {@link RUNGS}, in the order `resolveEdit` tries them. The
+ * first rung that matches anywhere decides the rung, the text written and the places; adding a
+ * rung is adding a row.
+ *
+ * Each rung collects EVERY place it matches, so a fuzzy needle that fits two places is refused
+ * instead of silently taking the first. An approximate line rung also reports the places it
+ * matches at another column (inside a longer line, see `strays.ts`): those refuse the edit too.
  *
  * Unlike the reference's line passes, a needle ending in a line break is compared as its lines
  * plus "a line break follows" (the reference compares the empty string after the break with the
@@ -9,11 +13,15 @@
  *
  * @since 0.1.0
  */
-import { findWindowsByAnchor } from "./anchor.js"
-import { type InternedPattern, internPattern, LineTable, lineIds, restKey, splitNeedle } from "./lines.js"
+import { anchorIndex, findWindowsByAnchor, keyOccurrences } from "./anchor.js"
+import type { Candidates, Haystack } from "./haystack.js"
+import { indentationShift } from "./indent.js"
+import { splitNeedle } from "./lines.js"
+import { lookalikePlaces } from "./lookalike.js"
 import { type LinePass, lineSpan, needleKey, scanLines } from "./passes.js"
-import { literalSpans, type Span } from "./replace.js"
-import { removeTrailingNewline } from "./slice.js"
+import { literalSpans, removeTrailingNewline, type Span } from "./replace.js"
+import { strayPlaces } from "./strays.js"
+import { unescaped } from "./unescape.js"
 import { hasUnicodeEquivalents, normalizeUnicode } from "./unicode.js"
 
 /** Which rung of the ladder produced a match. */
@@ -26,49 +34,24 @@ export type Rung =
   | "indentation_shift"
   | "unescaped"
 
-/** The places one rung matched, in file order, and the new_string to write there. */
-export interface Candidates {
+/**
+ * How a rung's places are judged:
+ * - `"none"`: the exact rung; its count is checked against the expected occurrences.
+ * - `"reference"`: an approximate rung of the reference ladder; the places of the later reference
+ *   rungs are added to its own (a needle that fits elsewhere only more loosely is still
+ *   ambiguous), and with `replace_all` it may edit several places when they are byte-identical.
+ * - `"unique"`: an approximate rung past the reference; applied only when it matches one place.
+ */
+export type Fuzziness = "none" | "reference" | "unique"
+
+/** One rung of the ladder. */
+export interface RungRow {
   readonly rung: Rung
-  readonly spans: ReadonlyArray<Span>
-  readonly newString: string
-}
-
-/** The file being edited, with its folded text and line table built on first use. */
-export class Haystack {
-  private foldedText: string | undefined
-  private lineTable: LineTable | undefined
-  private rest: { readonly needle: string; readonly pattern: InternedPattern; readonly ids: Int32Array } | undefined
-
-  /** `noLookalikes`: the caller knows the content holds no look-alike character (folding is then the identity). */
-  constructor(readonly content: string, noLookalikes = false) {
-    if (noLookalikes) this.foldedText = content
-  }
-
-  /** The content with look-alikes folded (same length; the same string when there are none). */
-  folded(): string {
-    if (this.foldedText === undefined) this.foldedText = normalizeUnicode(this.content)
-    return this.foldedText
-  }
-
-  /** The content's line table. */
-  table(): LineTable {
-    if (this.lineTable === undefined) this.lineTable = new LineTable(this.content, () => this.folded())
-    return this.lineTable
-  }
-
-  /**
-   * Every file line's id against the needle lines, both keyed without indentation and trailing
-   * whitespace (look-alikes folded); computed once per needle.
-   */
-  restIds(needleLines: ReadonlyArray<string>): { readonly pattern: InternedPattern; readonly ids: Int32Array } {
-    const needle = needleLines.join("\n")
-    if (this.rest === undefined || this.rest.needle !== needle) {
-      const table = this.table()
-      const pattern = internPattern(needleLines.map(restKey))
-      this.rest = { needle, pattern, ids: lineIds(this.folded(), table.indentEnds(), table.trimmedEnds(), pattern) }
-    }
-    return this.rest
-  }
+  /** Every place the rung matches in the file, or undefined when it matches none. */
+  readonly find: (h: Haystack, needle: string, newString: string) => Candidates | undefined
+  readonly fuzzy: Fuzziness
+  /** What the rung relaxed, for people and models (empty for the exact rung). */
+  readonly explanation: string
 }
 
 const exact = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
@@ -76,22 +59,27 @@ const exact = (h: Haystack, needle: string, newString: string): Candidates | und
   return spans.length > 0 ? { rung: "exact", spans, newString } : undefined
 }
 
-const unicode = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
-  const foldedNeedle = normalizeUnicode(needle)
-  const folded = h.folded()
-  if (foldedNeedle === needle && folded === h.content) return undefined
-  const spans = literalSpans(folded, foldedNeedle)
+const lookalike = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
+  const spans = lookalikePlaces(h, needle)
   return spans.length > 0 ? { rung: "unicode_normalized", spans, newString } : undefined
 }
 
-/** Every window of whole lines equal to the needle's lines under `pass`, scanning all lines only when anchoring does not pay. */
-const lineWindows = (h: Haystack, lines: ReadonlyArray<string>, endsWithBreak: boolean, pass: LinePass): ReadonlyArray<Span> => {
-  const byAnchor = findWindowsByAnchor({
-    text: pass === "fold_trim_end" ? h.folded() : h.content,
-    keys: lines.map((line) => needleKey(pass, line)),
-    trimEnd: pass !== "identity",
-    withBreak: endsWithBreak
-  })
+/**
+ * Every window of whole lines equal to the needle's lines under `pass`: around the occurrences of
+ * the needle's anchor line when there are few, else by scanning every line.
+ */
+const lineWindows = (
+  h: Haystack,
+  lines: ReadonlyArray<string>,
+  keys: ReadonlyArray<string>,
+  endsWithBreak: boolean,
+  pass: LinePass,
+  occurrences: ReadonlyArray<number> | undefined
+): ReadonlyArray<Span> => {
+  const text = pass === "fold_trim_end" ? h.folded() : h.content
+  const byAnchor = occurrences === undefined
+    ? undefined
+    : findWindowsByAnchor({ text, keys, trimEnd: pass !== "identity", withBreak: endsWithBreak }, occurrences)
   if (byAnchor !== undefined) return byAnchor
   const table = h.table()
   const n = lines.length
@@ -99,16 +87,16 @@ const lineWindows = (h: Haystack, lines: ReadonlyArray<string>, endsWithBreak: b
   return scanLines(table, lines, pass, accept).map((start) => lineSpan(table, start, n, endsWithBreak))
 }
 
-const lines = (
-  h: Haystack,
-  needle: string,
-  newString: string,
-  pass: LinePass,
-  rung: Rung
-): Candidates | undefined => {
+const lineRung = (pass: LinePass, rung: Rung) => (h: Haystack, needle: string, newString: string): Candidates | undefined => {
+  if (pass === "fold_trim_end" && !hasUnicodeEquivalents(needle) && h.folded() === h.content) return undefined
   const { endsWithBreak, lines } = splitNeedle(needle)
-  const spans = lineWindows(h, lines, endsWithBreak, pass)
-  return spans.length === 0 ? undefined : { rung, spans, newString }
+  const keying = { text: pass === "fold_trim_end" ? h.folded() : h.content, skipIndent: false }
+  const keys = lines.map((line) => needleKey(pass, line))
+  // One native search for the anchor line serves the windows and the check at other columns.
+  const occurrences = keyOccurrences(keying.text, keys[anchorIndex(keys)] ?? "")
+  const spans = lineWindows(h, lines, keys, endsWithBreak, pass, occurrences)
+  if (spans.length === 0) return undefined
+  return { rung, spans, newString, strays: () => strayPlaces(h, keying, keys, endsWithBreak, spans, occurrences) }
 }
 
 /** The one window a needle ending in a break can still take: the file's last lines, with no break after them. */
@@ -135,6 +123,53 @@ const droppedTrailingEmptyLine = (h: Haystack, needle: string, newString: string
   }
 }
 
+/** The ladder, in the order tried. */
+export const RUNGS: ReadonlyArray<RungRow> = [
+  { rung: "exact", find: exact, fuzzy: "none", explanation: "" },
+  {
+    rung: "unicode_normalized",
+    find: lookalike,
+    fuzzy: "reference",
+    explanation: "look-alike characters (curly quotes, dashes, special spaces) were matched as their ASCII forms"
+  },
+  {
+    rung: "trim_end_lines",
+    find: lineRung("trim_end", "trim_end_lines"),
+    fuzzy: "reference",
+    explanation: "trailing whitespace at line ends was ignored"
+  },
+  {
+    rung: "normalized_trim_end_lines",
+    find: lineRung("fold_trim_end", "normalized_trim_end_lines"),
+    fuzzy: "reference",
+    explanation: "look-alike characters and trailing whitespace were ignored"
+  },
+  {
+    rung: "dropped_trailing_empty_line",
+    find: droppedTrailingEmptyLine,
+    fuzzy: "reference",
+    explanation: "the final line break of old_string was ignored (the file has none there)"
+  },
+  {
+    rung: "indentation_shift",
+    find: indentationShift,
+    fuzzy: "unique",
+    explanation: "the indentation differed uniformly, so new_string was re-indented by the same amount " +
+      "(unless new_string was already written in the file's indentation)"
+  },
+  {
+    rung: "unescaped",
+    find: (h, needle, newString) => unescaped(needle, newString, (plain, written) => climb(REFERENCE(), h, plain, written)),
+    fuzzy: "unique",
+    explanation: "over-escaped sequences (\\n, \\t, \\\", \\') in old_string were read as the characters they stand for"
+  }
+]
+
+const REFERENCE = (): ReadonlyArray<RungRow> => RUNGS.filter((row) => row.fuzzy !== "unique")
+
+/** The row of a rung. */
+export const rungRow = (rung: Rung): RungRow => RUNGS.find((row) => row.rung === rung)!
+
 const overlaps = (sorted: ReadonlyArray<Span>, [start, end]: Span): boolean => {
   let lo = 0
   let hi = sorted.length
@@ -154,33 +189,26 @@ const addPlaces = (kept: ReadonlyArray<Span>, more: ReadonlyArray<Span>): Array<
 }
 
 /**
- * Runs the reference rungs in order; the first rung that matches anywhere decides the rung,
- * the text written and the spans. For a fuzzy (non-exact) first hit, the places the more lenient
- * rungs find elsewhere are added, so a needle that fits a second place only loosely still makes
- * the edit ambiguous rather than "first match wins".
+ * Runs `rows` in order; the first that matches decides. A `"reference"` rung's places are joined
+ * by those of the later `"reference"` rungs.
  */
-export const referenceRungs = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
-  if (needle === "") return undefined
-  const literal = exact(h, needle, newString)
-  if (literal !== undefined) return literal
-  const folds = hasUnicodeEquivalents(needle) || h.folded() !== h.content
-  const tiers: ReadonlyArray<() => Candidates | undefined> = [
-    () => unicode(h, needle, newString),
-    () => lines(h, needle, newString, "trim_end", "trim_end_lines"),
-    () => (folds ? lines(h, needle, newString, "fold_trim_end", "normalized_trim_end_lines") : undefined),
-    () => droppedTrailingEmptyLine(h, needle, newString)
-  ]
-  let first: Candidates | undefined
-  let spans: Array<Span> = []
-  for (const tier of tiers) {
-    const found = tier()
+const climb = (rows: ReadonlyArray<RungRow>, h: Haystack, needle: string, newString: string): Candidates | undefined => {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    const found = row.find(h, needle, newString)
     if (found === undefined) continue
-    if (first === undefined) {
-      first = found
-      spans = [...found.spans]
-    } else {
-      spans = addPlaces(spans, found.spans)
+    if (row.fuzzy !== "reference") return found
+    let spans: Array<Span> = [...found.spans]
+    for (const later of rows.slice(i + 1)) {
+      if (later.fuzzy !== "reference") continue
+      const more = later.find(h, needle, newString)
+      if (more !== undefined) spans = addPlaces(spans, more.spans)
     }
+    return { ...found, spans }
   }
-  return first === undefined ? undefined : { ...first, spans }
+  return undefined
 }
+
+/** The whole ladder on one needle: the deciding rung's places, or undefined when no rung matches. */
+export const climbLadder = (h: Haystack, needle: string, newString: string): Candidates | undefined =>
+  needle === "" ? undefined : climb(RUNGS, h, needle, newString)

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { type Candidates, type Haystack, referenceRungs } from "./rungs.js"
+import type { Candidates } from "./haystack.js"
 
 const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", "\"": "\"", "'": "'", "\\": "\\" }
 
@@ -42,14 +42,21 @@ export const unescapeKinds = (text: string, kinds: ReadonlySet<string>): string 
   return out + text.slice(cursor)
 }
 
-/** The over-escaping rung: the unescaped needle through the reference rungs, with new_string adjusted. */
-export const unescaped = (h: Haystack, needle: string, newString: string): Candidates | undefined => {
+/**
+ * The over-escaping rung: the unescaped needle through the reference rungs (`reference`, the
+ * ladder's first rows), with new_string adjusted.
+ */
+export const unescaped = (
+  needle: string,
+  newString: string,
+  reference: (needle: string, newString: string) => Candidates | undefined
+): Candidates | undefined => {
   const kinds = escapeKinds(needle)
   if (kinds.size === 0) return undefined
   const plain = unescapeKinds(needle, kinds)
   if (plain === needle || plain === "") return undefined
   const newKinds = escapeKinds(newString)
   const samePattern = newKinds.size > 0 && [...newKinds].every((kind) => kinds.has(kind))
-  const found = referenceRungs(h, plain, samePattern ? unescapeKinds(newString, kinds) : newString)
+  const found = reference(plain, samePattern ? unescapeKinds(newString, kinds) : newString)
   return found === undefined ? undefined : { ...found, rung: "unescaped" }
 }

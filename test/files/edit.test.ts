@@ -101,6 +101,18 @@ describe("edit: reference §3.5 end-to-end vectors", () => {
     }))
 })
 
+describe("edit: an approximate match elsewhere at another column", () => {
+  it.effect("is refused, and the message lists the lines of the places", () =>
+    Effect.gen(function*() {
+      const w = yield* readFileWith("stray.ts", "x = compute(a)\n    y = x = compute(a) + 1\n")
+      const e = yield* Effect.flip(w.edit.call({ file_path: w.target, old_string: "x = compute(a)  ", new_string: "x = 2" }))
+      assert.strictEqual(e.code, "edit_expected_occurrence_mismatch")
+      assert.include(e.message, "old_string matches 2 places")
+      assert.include(e.message, "(lines 1, 2; trailing whitespace at line ends was ignored)")
+      assert.strictEqual(fs.readFileSync(w.target, "utf8"), "x = compute(a)\n    y = x = compute(a) + 1\n")
+    }))
+})
+
 describe("edit: results as data and disclosure", () => {
   it.effect("a non-exact rung is reported in the result, the data and the confirmation title", () =>
     Effect.gen(function*() {

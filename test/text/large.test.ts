@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { findMatchedSlice, resolveEdit } from "../../src/text/index.js"
+import { resolveEdit } from "../../src/text/index.js"
+import { findMatchedSlice } from "../support/reference.js"
 
 const buildFile = (bytes: number, line: (i: number) => string): { readonly content: string; readonly lines: number } => {
   const parts: Array<string> = []
@@ -62,5 +63,30 @@ describe("large inputs (linear ladder, bounded near-miss)", () => {
     // findMatchedSlice / normalizeEditStrings: every pass, then every pass without the final empty line.
     const missing = "    return value;\n".repeat(2000) + "    return other;\n"
     assert.isNull(findMatchedSlice(content, missing))
+  })
+
+  it("20 MB of identical lines: the any-column check of an approximate hit stays linear", () => {
+    const body = "    return value;\n".repeat(Math.ceil((20 * MB) / 18))
+    const content = body + "    return other;\n"
+    // A trim-end hit at the end of the file: the needle's first 2000 lines occur at every line,
+    // so the check for the same text at another column finds the whole-line part everywhere.
+    const needle = "    return value;  \n".repeat(2000) + "    return other;"
+    const result = resolveEdit(content, needle, "x")
+    assert.strictEqual(result._tag, "Match")
+    if (result._tag === "Match") assert.strictEqual(result.rung, "trim_end_lines")
+    // A two-line needle whose first line is on every line: every line is a candidate.
+    const short = resolveEdit(content, "    return value;  \n    return other;", "x")
+    assert.strictEqual(short._tag, "Match")
+    // One line occurring on every line, at another column too: refused, listing a few places.
+    const single = resolveEdit("  " + content, "return value;  ", "x")
+    assert.strictEqual(single._tag, "Ambiguous")
+  })
+
+  it("20 MB of dashes: a look-alike needle with dash runs stays linear", () => {
+    const content = "x--".repeat(Math.ceil((20 * MB) / 3))
+    const result = resolveEdit(content, "x\u2014x\u2014y", "z")
+    assert.strictEqual(result._tag, "NoMatch")
+    const twice = resolveEdit(content + "y\n", "x\u2014x\u2014y", "z")
+    assert.strictEqual(twice._tag, "Match")
   })
 })

@@ -1,12 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import {
-  countOccurrences,
-  type EditMatch,
-  type EditResolution,
-  findMatchedSlice,
-  resolveEdit
-} from "../../src/text/index.js"
+import { type EditMatch, type EditResolution, resolveEdit } from "../../src/text/index.js"
+import { countOccurrences, findMatchedSlice } from "../support/reference.js"
 
 const RUNS = { seed: 42, numRuns: 300 } as const
 
@@ -182,7 +177,11 @@ describe("properties of resolveEdit", () => {
             assert.strictEqual(countOccurrences(content, all.oldString), 2)
             assert.strictEqual(all.newContent, content.split(all.oldString).join("NEW"))
           } else {
-            assert.deepStrictEqual(all, { _tag: "Ambiguous", rung: result._tag === "Ambiguous" ? result.rung : "exact", occurrences: 2 })
+            assert.strictEqual(all._tag, "Ambiguous")
+            if (all._tag === "Ambiguous") {
+              assert.strictEqual(all.rung, result._tag === "Ambiguous" ? result.rung : "exact")
+              assert.strictEqual(all.occurrences, 2)
+            }
           }
         }
       ),

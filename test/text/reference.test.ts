@@ -1,17 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
+import { extractEditSnippet, SNIPPET_CONTEXT_LINES, SNIPPET_MAX_LINES, UNICODE_EQUIVALENTS } from "../../src/text/index.js"
+import { removeTrailingNewline } from "../../src/text/replace.js"
 import {
   applyReplacement,
   countOccurrences,
-  extractEditSnippet,
   findMatchedSlice,
   maybeAugmentOldStringForDeletion,
-  normalizeEditStrings,
-  removeTrailingNewline,
-  SNIPPET_CONTEXT_LINES,
-  SNIPPET_MAX_LINES,
-  UNICODE_EQUIVALENTS
-} from "../../src/text/index.js"
+  normalizeEditStrings
+} from "../support/reference.js"
 
 describe("normalizeEditStrings (reference §3.5 vectors)", () => {
   it("keeps an exact old_string and a new_string with extra indentation unchanged", () => {

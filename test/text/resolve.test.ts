@@ -92,12 +92,14 @@ describe("resolveEdit: reference rungs", () => {
     assert.deepStrictEqual(resolveEdit(content, "x = \u201ca\u201d;", "x = 1;"), {
       _tag: "Ambiguous",
       rung: "unicode_normalized",
-      occurrences: 2
+      occurrences: 2,
+      lines: [1, 3]
     })
     assert.deepStrictEqual(resolveEdit("a  \nb\na \nb\n", "a\nb\n", "c\n"), {
       _tag: "Ambiguous",
       rung: "trim_end_lines",
-      occurrences: 2
+      occurrences: 2,
+      lines: [1, 3]
     })
   })
 
@@ -110,7 +112,8 @@ describe("resolveEdit: reference rungs", () => {
     assert.deepStrictEqual(resolveEdit(different, "x = \u201fa\u201f;", "x = 1;", { replaceAll: true }), {
       _tag: "Ambiguous",
       rung: "unicode_normalized",
-      occurrences: 2
+      occurrences: 2,
+      lines: [1, 2]
     })
   })
 
@@ -225,7 +228,8 @@ describe("resolveEdit: indentation shift", () => {
     assert.deepStrictEqual(resolveEdit(content, "foo();\nbar();\n", "baz();\n"), {
       _tag: "Ambiguous",
       rung: "indentation_shift",
-      occurrences: 2
+      occurrences: 2,
+      lines: [1, 4]
     })
   })
 
@@ -264,7 +268,7 @@ describe("resolveEdit: over-escaped old_string", () => {
 
   it("is used only when the unescaped needle is unique", () => {
     const result = resolveEdit("say('a')\nsay('a')\n", "say(\\'a\\')", "x")
-    assert.deepStrictEqual(result, { _tag: "Ambiguous", rung: "unescaped", occurrences: 2 })
+    assert.deepStrictEqual(result, { _tag: "Ambiguous", rung: "unescaped", occurrences: 2, lines: [1, 2] })
   })
 })
 
@@ -311,7 +315,8 @@ describe("resolveEdit: fuzzy uniqueness across rungs", () => {
     assert.deepStrictEqual(resolveEdit(content, "x\u2013y = 1\n", "w\n"), {
       _tag: "Ambiguous",
       rung: "unicode_normalized",
-      occurrences: 2
+      occurrences: 2,
+      lines: [1, 3]
     })
   })
 

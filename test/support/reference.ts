@@ -2,13 +2,13 @@
  * The reference slice finder (`findMatchedSlice`) and `normalizeEditStrings`, with the
  * reference's exact semantics: literal → folded look-alikes → line passes → line passes without
  * the needle's final empty line. Each step returns the FIRST hit; the richer `resolveEdit`
- * refuses ambiguous fuzzy hits instead.
- *
- * @since 0.1.0
+ * refuses ambiguous fuzzy hits instead. Test support only: the reference behaviour that the
+ * ladder's tests compare against, plus the reference's counting and replace-all helpers.
  */
-import { LineTable } from "./lines.js"
-import { LINE_PASSES, lineSpan, scanLines } from "./passes.js"
-import { hasUnicodeEquivalents, normalizeUnicode } from "./unicode.js"
+import { LineTable } from "../../src/text/lines.js"
+import { LINE_PASSES, lineSpan, scanLines } from "../../src/text/passes.js"
+import { removeTrailingNewline } from "../../src/text/replace.js"
+import { hasUnicodeEquivalents, normalizeUnicode } from "../../src/text/unicode.js"
 
 /** A real slice of the file standing for the model's needle. */
 export interface MatchedSlice {
@@ -78,10 +78,6 @@ export const findMatchedSlice = (haystack: string, needle: string): MatchedSlice
   return findLineBasedMatch(haystack, foldedHaystack, needle)
 }
 
-/** Removes one trailing line break (`\r\n`, `\n` or `\r`) from `text`. */
-export const removeTrailingNewline = (text: string): string =>
-  text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") || text.endsWith("\r") ? text.slice(0, -1) : text
-
 /** Replaces old_string by the file's real slice; new_string is kept verbatim (reference semantics). */
 export const normalizeEditStrings = (
   fileContent: string | null,
@@ -96,3 +92,36 @@ export const normalizeEditStrings = (
     newString: found.removedTrailingFinalEmptyLine ? removeTrailingNewline(newString) : newString
   }
 }
+
+/** Number of non-overlapping occurrences of `sub` in `source`; 0 when `sub` is empty. */
+export const countOccurrences = (source: string, sub: string): number => {
+  if (sub === "") return 0
+  let count = 0
+  for (let i = source.indexOf(sub); i !== -1; i = source.indexOf(sub, i + sub.length)) count++
+  return count
+}
+
+/** A deletion takes the line break after old_string with it when the file has one (reference semantics). */
+export const maybeAugmentOldStringForDeletion = (
+  fileContent: string | null,
+  oldString: string,
+  newString: string
+): string => {
+  if (fileContent === null || oldString === "" || newString !== "" || oldString.endsWith("\n")) return oldString
+  const candidate = `${oldString}\n`
+  return fileContent.includes(candidate) ? candidate : oldString
+}
+
+/** Replaces every non-overlapping occurrence of `oldString` literally (reference semantics). */
+export const applyReplacement = (
+  currentContent: string | null,
+  oldString: string,
+  newString: string,
+  isNewFile: boolean
+): string => {
+  if (isNewFile) return newString
+  if (currentContent === null) return oldString === "" ? newString : ""
+  if (oldString === "") return currentContent
+  return currentContent.split(oldString).join(newString)
+}
+
