@@ -98,7 +98,7 @@ const sourcesArb = (sources: EditCaseOptions["sources"]): fc.Arbitrary<Source> =
 export const editCaseArb = (family: Family, options: EditCaseOptions = {}): fc.Arbitrary<EditCase> =>
   fc.tuple(sourcesArb(options.sources), choiceArb)
     .map(([source, choice]) => BUILDERS[family](source, choice))
-    .filter((c): c is EditCase => c !== undefined)
+    .filter((c): c is EditCase => c !== undefined && c.request.old_string !== c.request.new_string)
 
 /** Edit cases of every family, in equal shares. @category arbitraries */
 export const anyEditCaseArb = (options: EditCaseOptions = {}): fc.Arbitrary<EditCase> =>

@@ -332,7 +332,8 @@ const hallucinatedFamily: Builder = (source, c) => {
   const window = findWindow(source, c.seed, kind === 2 ? Math.max(3, c.size) : c.size, (w) => kind !== 2 || w.lines.filter((l) => !isBlank(l)).length >= 3)
   if (window === undefined) return undefined
   const lines = [...window.lines]
-  const edited = editLines(window.lines, c.shape, c.pick).join("\n")
+  // Never a removal: that could make new_string the needle with the line dropped.
+  const edited = editLines(window.lines, c.shape === "remove_line" ? "append_word" : c.shape, c.pick).join("\n")
   const token = `hallucinated_${(c.pick * 7919 + c.seed) % 100_000}`
   let variant: string
   if (kind === 0) {
