@@ -57,7 +57,7 @@ export const run = async ({ smoke }) => {
   let total = 0
   for (const family of testing.FAMILIES) {
     const cases = fc.sample(testing.editCaseArb(family, { sources: texts }), { seed: SEED, numRuns: perFamily })
-    const tally = { correct: 0, refused: 0, wrong: 0, mustRefuse: 0 }
+    const tally = { correct: 0, refused: 0, wrong: 0, mustRefuse: 0, wrongMustRefuse: 0 }
     const wrongKinds = new Map()
     for (const c of cases) {
       const file = path.join(root, `case-${total++}.txt`)
@@ -75,23 +75,26 @@ export const run = async ({ smoke }) => {
       else if (landing.verdict === "refused") tally.refused++
       else {
         tally.wrong++
+        if (landing.hadToRefuse) tally.wrongMustRefuse++
         const kind = testing.caseKind(c)
         wrongKinds.set(kind, (wrongKinds.get(kind) ?? 0) + 1)
         if (process.env.ACCURACY_VERBOSE) console.error(testing.describeLanding(c, landing))
       }
     }
     const pct = (x) => (100 * x) / cases.length
-    const canApply = cases.length - tally.mustRefuse
+    // As intended: applied correctly, or refused where refusing was the only right answer.
+    const refusedRight = tally.mustRefuse - tally.wrongMustRefuse
+    const asIntended = tally.correct + refusedRight
     const wrongList = [...wrongKinds].map(([k, v]) => `${k} ×${v}`).join(", ")
     rows.push({
       scenario: `accuracy: ${family}`,
       size: `${cases.length} cases`,
-      ours: canApply === 0 ? pct(tally.refused) : pct(tally.correct),
+      ours: pct(asIntended),
       limit: 100,
-      unit: canApply === 0 ? "% refused" : "% correct",
-      limitName: canApply === 0 ? "every case refused" : tally.mustRefuse > 0 ? `intended after (${tally.mustRefuse} must refuse)` : "intended after",
+      unit: "% as intended",
+      limitName: tally.mustRefuse > 0 ? `intended after or refusal (${tally.mustRefuse} must refuse)` : "intended after",
       ratio: NaN,
-      note: `applied-wrong ${tally.wrong}; correct ${pct(tally.correct).toFixed(1)}%, refused ${pct(tally.refused).toFixed(1)}%` +
+      note: `applied-wrong ${tally.wrong}; applied correctly ${pct(tally.correct).toFixed(1)}%, refused ${pct(tally.refused).toFixed(1)}%` +
         (tally.mustRefuse > 0 ? ` (${tally.mustRefuse} had to be)` : "") + (wrongList ? `; wrong: ${wrongList}` : ""),
       accuracy: { family, cases: cases.length, ...tally, wrongKinds: Object.fromEntries(wrongKinds) }
     })
@@ -99,7 +102,11 @@ export const run = async ({ smoke }) => {
   await rt.dispose()
   fs.rmSync(root, { recursive: true, force: true })
   fs.rmSync(state, { recursive: true, force: true })
-  const all = rows.reduce((s, r) => ({ cases: s.cases + r.accuracy.cases, wrong: s.wrong + r.accuracy.wrong, correct: s.correct + r.accuracy.correct }), { cases: 0, wrong: 0, correct: 0 })
+  const all = rows.reduce((s, r) => ({
+    cases: s.cases + r.accuracy.cases,
+    wrong: s.wrong + r.accuracy.wrong,
+    asIntended: s.asIntended + r.accuracy.correct + r.accuracy.mustRefuse - r.accuracy.wrongMustRefuse
+  }), { cases: 0, wrong: 0, asIntended: 0 })
   rows.push({
     scenario: "accuracy: all families",
     size: `${all.cases} cases`,
@@ -108,7 +115,7 @@ export const run = async ({ smoke }) => {
     unit: "applied-wrong",
     limitName: "zero wrong edits",
     ratio: NaN,
-    note: `${(100 * all.correct / all.cases).toFixed(1)}% correct; ${SOURCES.length} source files; seed ${SEED}; ${((performance.now() - t0) / 1000).toFixed(0)} s`
+    note: `${(100 * all.asIntended / all.cases).toFixed(1)}% as intended; ${SOURCES.length} source files; seed ${SEED}; ${((performance.now() - t0) / 1000).toFixed(0)} s`
   })
   return rows
 }
