@@ -92,7 +92,8 @@ const sourcesArb = (sources: EditCaseOptions["sources"]): fc.Arbitrary<Source> =
 /**
  * Edit cases of one perturbation family. Texts that offer the family nothing are skipped, so give
  * texts that hold what it perturbs (quotes for `curly_quotes`, hyphens for `dashes`, indented
- * blocks for `indentation_drift`, …). Shrinking keeps the case valid.
+ * blocks for `indentation_drift`, …): when no text offers it anything, the arbitrary never yields
+ * a case. Shrinking keeps the case valid.
  * @category arbitraries
  */
 export const editCaseArb = (family: Family, options: EditCaseOptions = {}): fc.Arbitrary<EditCase> =>

@@ -7,6 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
 import iconv from "iconv-lite"
 import {
+  anyEditCaseArb,
   beforeBytes,
   commonIndent,
   curlyQuotes,
@@ -90,6 +91,11 @@ describe("the perturbation families", () => {
       assert.deepStrictEqual(fc.sample(editCaseArb(family), SAMPLE), cases)
     })
   }
+
+  it("anyEditCaseArb draws every family", () => {
+    const families = new Set(fc.sample(anyEditCaseArb(), { seed: 11, numRuns: 200 }).map((c) => c.family))
+    assert.deepStrictEqual([...families].sort(), [...FAMILIES].sort())
+  })
 
   it("cut from texts the caller gives, skipping texts that offer the family nothing", () => {
     const texts = ["no quotes here at all, none\nsecond line without any\n", "const greeting = \"hello there\";\nconst other = 'x y z w';\n"]

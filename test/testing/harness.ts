@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs"
 import { Effect } from "effect"
-import { beforeBytes, type EditCase, type ToolOutcome } from "../../src/testing/index.js"
+import { applied, beforeBytes, type EditCase, refused, type ToolOutcome } from "../../src/testing/index.js"
 import { fileWorld } from "../files/helpers.js"
 import { decodeText, encodeText, resolveEdit, toLf } from "../../src/text/index.js"
 
@@ -19,8 +19,7 @@ export const landWithEdit = (w: World, c: EditCase, name = "case.txt") =>
     const after = new Uint8Array(fs.readFileSync(file))
     fs.rmSync(file)
     const unchanged = Buffer.from(after).equals(Buffer.from(beforeBytes(c)))
-    if (result._tag === "Failure" && unchanged) return { _tag: "Refused" } satisfies ToolOutcome as ToolOutcome
-    return { _tag: "Applied", after } satisfies ToolOutcome as ToolOutcome
+    return result._tag === "Failure" && unchanged ? refused() : applied(after)
   })
 
 /** A scoped world for running many cases. */
@@ -42,7 +41,7 @@ export const landWithLadder = (c: EditCase): ToolOutcome => {
   const oldString = crlf ? toLf(c.request.old_string) : c.request.old_string
   const newString = crlf ? toLf(c.request.new_string) : c.request.new_string
   const resolved = resolveEdit(text, oldString, newString, { replaceAll: c.request.replace_all ?? false })
-  if (resolved._tag !== "Match") return { _tag: "Refused", reason: resolved._tag }
-  if (resolved.oldString === resolved.newString || resolved.newContent === text) return { _tag: "Refused", reason: "no change" }
-  return { _tag: "Applied", after: new Uint8Array(encodeText(resolved.newContent, format)) }
+  if (resolved._tag !== "Match") return refused(resolved._tag)
+  if (resolved.oldString === resolved.newString || resolved.newContent === text) return refused("no change")
+  return applied(encodeText(resolved.newContent, format))
 }
