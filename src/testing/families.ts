@@ -114,16 +114,19 @@ const curlyQuotesFamily: Builder = (source, c) =>
     const offers = [
       ...(/["']/.test(text) ? ["straight_to_curly"] : []),
       ...(/[\u2018-\u201F]/.test(text) ? ["curly_to_straight"] : []),
-      ...(/["']/.test(text) && /(?<!-)-(?!-)/.test(text) ? ["curly_quotes_and_en_dashes"] : [])
+      ...(/["']/.test(text) && /(?<!-)-(?!-)/.test(text) ? ["curly_quotes_and_en_dashes"] : []),
+      ...(/[\u2018-\u201F]/.test(text) && /[\u2013\u2014]/.test(text) ? ["straight_quotes_and_hyphens"] : [])
     ]
     const variant = choose(offers, c.variant)
     const old = variant === "straight_to_curly"
       ? curlyQuotes(text, c.noise)
       : variant === "curly_to_straight"
       ? straightQuotes(text, c.noise)
-      : variant === undefined
-      ? undefined
-      : dashes(curlyQuotes(text, c.noise) ?? text, "en_dash_for_hyphen", c.noise)
+      : variant === "curly_quotes_and_en_dashes"
+      ? dashes(curlyQuotes(text, c.noise) ?? text, "en_dash_for_hyphen", c.noise)
+      : variant === "straight_quotes_and_hyphens"
+      ? dashes(straightQuotes(text, c.noise) ?? text, /\u2013/.test(text) ? "hyphen_for_en_dash" : "hyphens_for_em_dash", c.noise)
+      : undefined
     return variant === undefined || old === undefined ? undefined : { variant, old }
   })
 
