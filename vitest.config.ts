@@ -35,7 +35,8 @@ const SLOW = [
   "test/search/grep-parity.test.ts",
   "test/mcp/resilience.test.ts",
   "test/shell/flood.test.ts",
-  "test/**/*.e2e.test.ts"
+  "test/**/*.e2e.test.ts",
+  "test/**/*.slow.test.ts"
 ]
 
 // Pure rooms' tests (no files, processes or environment: the text ladder, regex, policy, order,
@@ -56,6 +57,7 @@ const PURE = [
   "test/search/{braces,grep-format,line-splitter,regex,ripgrep-json}.test.ts",
   "test/serve/stdioTransport.test.ts",
   "test/shell/{analysis,sed}.test.ts",
+  "test/testing/{generators,oracle}.test.ts",
   "test/text/{change,codec,diff,large,lines,properties,reference,resolve}.test.ts",
   "test/tool/{errno,errors,order,tool}.test.ts"
 ]

@@ -1,5 +1,7 @@
 // `npm run bench`: every scenario in its own process; writes docs/benchmarks.md.
 // `npm run bench -- --smoke`: smallest sizes, one run, no file written (CI keeps the code alive).
+// `npm run bench -- NAME`: the scenario files whose name contains NAME, printed only (e.g.
+// `npm run bench -- accuracy`: edit accuracy on perturbed real files, per family; docs/benchmarks.md).
 import { spawnSync, execSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"

@@ -41,7 +41,8 @@ export const FLOORS = [
   ["files", "shell", "search", "plan", "mcp"],
   ["run"],
   ["serve"],
-  ["cli"]
+  ["cli"],
+  ["testing"] // toolwright/testing: generators and the landing oracle for users' tests; imports no room, none imports it
 ]
 
 /** The rooms that hold tools; none of them may import another. */
