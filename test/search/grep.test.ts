@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -111,6 +112,39 @@ describe("grep backends at the edges", () => {
       // a walk that found a .rgignore is redone when that file changes: removed, the search is right either way
       fs.rmSync(path.join(root, "sub/.rgignore"))
       assert.deepStrictEqual(paths(yield* rechecking.search({ pattern: "needle", root, ignore: IGNORE })), ["sub/deep.txt:1", "top.txt:1"])
+    }).pipe(Effect.provide(realWorkTestClock)), 60_000)
+
+  it.effect("a capped search stops ripgrep: files past the cap are never read", () =>
+    Effect.gen(function*() {
+      // a.txt, b.txt and c.txt match; then a file whose read never ends, then files that are never reached.
+      // rg runs each file through a --pre script that logs it; for the sentinel, the script blocks on a FIFO,
+      // so rg cannot get past it: the search returns only because it stopped rg. (--line-buffered: rg's
+      // output reaches the tool before rg blocks, not when its buffer fills.)
+      const root = tmp({ "a.txt": "needle\n", "b.txt": "needle\n", "c.txt": "needle\n", "m/sentinel.txt": "needle\n", "z/tail.txt": "needle\n" })
+      const bin = tmp({})
+      const fifo = path.join(bin, "gate")
+      const log = path.join(bin, "read.log")
+      spawnSync("mkfifo", [fifo])
+      const pre = path.join(bin, "pre.sh")
+      fs.writeFileSync(pre, `#!/bin/sh\necho "$1" >> '${log}'\ncase "$1" in *sentinel*) cat '${fifo}' > /dev/null ;; esac\nexec cat "$1"\n`, { mode: 0o755 })
+      fs.writeFileSync(path.join(bin, "rg"), `#!/bin/sh\nexec '${which("rg")}' --line-buffered --pre '${pre}' "$@"\n`, { mode: 0o755 })
+      const savedPath = process.env.PATH
+      const r = yield* Effect.gen(function*() {
+        process.env.PATH = `${bin}${path.delimiter}${savedPath}`
+        const rg = yield* selectGrepBackend(root, { force: "ripgrep" })
+        return yield* rg.search({ pattern: "needle", root, limit: 2, ignore: IGNORE })
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        process.env.PATH = savedPath
+        // release a --pre script still waiting at the gate (its rg is gone)
+        const fd = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)
+        fs.closeSync(fd)
+      })))
+      assert.deepStrictEqual(r.matches.map((m) => `${m.path}:${m.line}`), ["a.txt:1", "b.txt:1"])
+      assert.strictEqual(r.totalMatches, 3)
+      assert.isTrue(r.totalIsLowerBound)
+      const read = fs.readFileSync(log, "utf8").trim().split("\n").map((p) => p.replace(/^\.\//, ""))
+      assert.deepStrictEqual(read.slice(0, 3), ["a.txt", "b.txt", "c.txt"])
+      assert.notInclude(read, "z/tail.txt")
     }).pipe(Effect.provide(realWorkTestClock)), 60_000)
 
   it("reads ripgrep's version: 14 and later skip .rgignore with --no-ignore-dot, 13 and unknown versions are checked", () => {
