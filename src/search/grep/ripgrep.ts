@@ -43,9 +43,11 @@ export type RgIgnoreHandling = "obeys-flags" | "detect"
 
 /**
  * How long a root's `.rgignore` walk is trusted: a `.rgignore` created deep in the tree (which
- * changes no modification time the cache watches) is noticed within this time.
+ * changes no modification time the cache watches) is noticed within this time. The walk costs
+ * about what a full search of the tree costs; ten minutes makes it rare on trees whose full
+ * search takes seconds.
  */
-export const RGIGNORE_RECHECK_MS = 30_000
+export const RGIGNORE_RECHECK_MS = 10 * 60_000
 
 /** What a walk found below one search directory. */
 interface RgIgnoreWalk {
