@@ -11,7 +11,7 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { loadOutputLimits, type OutputLimits, OutputPipeline, OutputStore } from "../output/index.js"
+import { CurrentOutputLimits, loadOutputLimits, type OutputLimits, OutputPipeline, OutputStore } from "../output/index.js"
 import { makeToolSearch, Registry } from "../registry/index.js"
 import {
   ensureStateSubdir,
@@ -136,6 +136,8 @@ export const layer = (
     const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
     const base = Layer.mergeAll(
       Layer.succeed(Session, session),
+      // the thresholds tools read while they format (read_file, grep_search, glob, list_directory)
+      Layer.succeed(CurrentOutputLimits, outputLimits),
       // what shells and MCP upstreams tell the door (serve forwards it to the host)
       SessionEvents.layer,
       Layer.effect(

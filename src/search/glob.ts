@@ -26,6 +26,8 @@ export interface GlobRequest {
   /** Absolute directories to search (duplicates across them are reported once). */
   readonly roots: ReadonlyArray<string>
   readonly ignore: IgnoreOptions
+  /** Most matching entries collected before the walk stops (default `MAX_GLOB_COLLECTED_ENTRIES`, 1,000). */
+  readonly maxCollected?: number
 }
 
 /** A matching file. @category models */
@@ -37,7 +39,7 @@ export interface GlobEntry {
 /** The matching files, recency-sorted. @category models */
 export interface GlobResult {
   readonly entries: ReadonlyArray<GlobEntry>
-  /** True when the walk stopped at `MAX_GLOB_COLLECTED_ENTRIES`. */
+  /** True when the walk stopped at its collection cap (`maxCollected`). */
   readonly hitCollectionLimit: boolean
   /** Ignore-file lines not applied because they cannot compile. */
   readonly skippedIgnoreLines?: ReadonlyArray<SkippedIgnoreLineAt>
@@ -144,9 +146,10 @@ export const globSearch = Effect.fn("glob.search")(function*(request: GlobReques
   const paths: Array<string> = []
   let hitCollectionLimit = false
   const skippedIgnoreLines: Array<SkippedIgnoreLineAt> = []
+  const cap = request.maxCollected ?? MAX_GLOB_COLLECTED_ENTRIES
   for (const root of request.roots) {
     yield* checkRoot(root)
-    const remaining = MAX_GLOB_COLLECTED_ENTRIES - paths.length
+    const remaining = cap - paths.length
     if (remaining <= 0) {
       hitCollectionLimit = true
       break
@@ -195,10 +198,24 @@ export const describeGlobLocation = (location: GlobLocation): string =>
     ? `across ${location.directories} workspace directories`
     : "in the workspace directory"
 
-/** Formats a glob result for the model (at most `MAX_FILE_COUNT` paths, with the reference trailers). @category formatting */
+/** How many of the first entries fit in `maxLines` lines of `maxChars` characters in all (at least one). */
+const fittingLines = (entries: ReadonlyArray<GlobEntry>, maxLines: number, maxChars: number): number => {
+  let used = 0
+  const n = Math.min(entries.length, maxLines)
+  for (let i = 0; i < n; i++) {
+    used += escapeControlChars(entries[i]!.path).length + (i > 0 ? 1 : 0)
+    if (used > maxChars) return Math.max(i, 1)
+  }
+  return maxLines
+}
+
+/**
+ * Formats a glob result for the model (at most `MAX_FILE_COUNT` paths and `maxLines`, their lines
+ * within `maxChars` characters, with the reference trailers). @category formatting
+ */
 export const formatGlobResult = (
   result: GlobResult,
-  options: { readonly pattern: string; readonly location: GlobLocation; readonly maxLines?: number }
+  options: { readonly pattern: string; readonly location: GlobLocation; readonly maxLines?: number; readonly maxChars?: number }
 ): GlobOutput => {
   const where = describeGlobLocation(options.location)
   const total = result.entries.length
@@ -206,8 +223,8 @@ export const formatGlobResult = (
   if (total === 0) {
     return { llmContent: `No files found matching pattern "${options.pattern}" ${where}${note}`, display: "No files found", resultFilePaths: [], truncated: false }
   }
-  const fileLimit = Math.min(MAX_FILE_COUNT, options.maxLines ?? TRUNCATE_TOOL_OUTPUT_LINES)
   const hit = result.hitCollectionLimit
+  const fileLimit = fittingLines(result.entries, Math.min(MAX_FILE_COUNT, options.maxLines ?? TRUNCATE_TOOL_OUTPUT_LINES), options.maxChars ?? Infinity)
   const truncated = hit || total > fileLimit
   const shown = (truncated ? result.entries.slice(0, fileLimit) : result.entries).map((e) => e.path)
   let llmContent = `${hit ? "Found at least" : "Found"} ${total} file(s) matching "${options.pattern}" ${where}`

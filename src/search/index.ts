@@ -62,7 +62,7 @@ export {
   grepBackendChoice
 } from "./tools/backend.js"
 export { globDeclaration } from "./tools/glob.decl.js"
-export { type GlobData, GlobParams, makeGlob } from "./tools/globTool.js"
+export { GLOB_MAX_COLLECTED_ENV_VAR, type GlobData, GlobParams, type GlobToolOptions, makeGlob, makeGlobTool } from "./tools/globTool.js"
 export { lineRuns, recordGrepReads } from "./tools/grepReads.js"
 export { grepSearchDeclaration } from "./tools/grepSearch.decl.js"
 export {

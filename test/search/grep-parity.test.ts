@@ -16,7 +16,14 @@ import { makeSearchFixture, removeTree } from "./fixture.js"
 const root = makeSearchFixture()
 afterAll(() => removeTree(root))
 
-const view = (r: GrepResult) => ({ total: r.totalMatches, lines: r.matches.map((m) => `${m.path}:${m.line}:${m.text}`) })
+const view = (r: GrepResult) => ({
+  total: r.totalMatches,
+  atLeast: r.totalIsLowerBound === true,
+  lines: r.matches.map((m) => `${m.path}:${m.line}:${m.text}`)
+})
+
+/** The caps every query also runs with: the search stops one line past them. */
+const CAPS = [2]
 
 const allBackends = Effect.gen(function*() {
   const backends: Array<readonly [string, GrepBackend]> = []
@@ -123,11 +130,19 @@ describe("grep parity across backends", () => {
             fallbacks.push(`${name} -> js for ${q.pattern}`)
           }
         }
+        // with a cap in play: the first lines of the uncapped answer, and a lower bound once more lines match
+        for (const limit of CAPS) {
+          const capped = yield* Effect.forEach(backends, ([name, b]) => Effect.map(b.search({ ...request, limit }), (r) => [name, r] as const))
+          const expected = reference.total > limit
+            ? { total: limit + 1, atLeast: true, lines: reference.lines.slice(0, limit) }
+            : reference
+          for (const [name, r] of capped) assert.deepStrictEqual(view(r), expected, `${name} differs for ${JSON.stringify({ ...q, limit })}`)
+        }
       }
       // the fallbacks are exactly the dialect gaps: Rust has no lookaround, backrefs or literal CR; ERE no \b either
       assert.deepStrictEqual(fallbacks.filter((f) => f.startsWith("ripgrep")), [
         "ripgrep -> js for a\\rb", "ripgrep -> js for (?<=x-)ray", "ripgrep -> js for (\\w)\\1", "ripgrep -> js for ^(?!hello).*o$"
       ])
       assert.isTrue(fallbacks.every((f) => f.startsWith("ripgrep") || f.startsWith("grep/ere")))
-    }), 120_000)
+    }), 400_000)
 })

@@ -7,7 +7,7 @@ import { Effect, Result } from "effect"
 import { afterAll } from "vitest"
 import { grepSearch } from "../../src/search/grep/search.js"
 import { insideGitWorkTree, makeGrepBackendSelector, selectGrepBackend } from "../../src/search/grep/select.js"
-import { rgIgnoreHandling } from "../../src/search/grep/ripgrep.js"
+import { ripgrepBackend, rgIgnoreHandling } from "../../src/search/grep/ripgrep.js"
 import type { GrepBackendName, GrepRequest } from "../../src/search/grep/types.js"
 import { runProcess } from "../../src/search/searchProcess.js"
 import { realWorkTestClock } from "../support/logs.js"
@@ -96,31 +96,55 @@ describe("grep backends at the edges", () => {
       }
     }).pipe(Effect.provide(realWorkTestClock)), 60_000)
 
-  it.effect("find a .rgignore with a walk when ripgrep's --debug log outgrows its budget (many ignored files)", () =>
+  it.effect("walk for .rgignore files once per root while the walk holds, and again once it is older than its recheck time", () =>
     Effect.gen(function*() {
-      const files: Record<string, string> = { ".git/HEAD": "ref: refs/heads/main\n", ".gitignore": "*.o\n", "top.txt": "needle\n" }
-      for (let i = 0; i < 600; i++) files[`obj/d${i % 30}/f${i}.o`] = "needle\n"
-      files["obj/d7/.rgignore"] = "hidden.txt\n"
-      files["obj/d7/hidden.txt"] = "needle\n"
-      const root = tmp(files)
-      // the premise: ripgrep logs one line per ignored file, far past the 8 KiB budget
-      const log = yield* Effect.sync(() =>
-        spawnSync("rg", ["--debug", "--hidden", "-e", "needle", "."], { cwd: root, encoding: "utf8", maxBuffer: 1 << 26 }).stderr
-      )
-      assert.isAbove(log.length, 10 * 8 * 1024)
-      for (const r of yield* everyBackend({ pattern: "needle", root, ignore: IGNORE })) {
-        assert.deepStrictEqual(r.paths, ["obj/d7/hidden.txt:1", "top.txt:1"], r.force)
-      }
-      // one backend remembers the long log: its next search there starts with the walk
-      const rg = yield* selectGrepBackend(root, { force: "ripgrep" })
-      for (let i = 0; i < 2; i++) {
-        const r = yield* rg.search({ pattern: "needle", root, ignore: IGNORE })
-        assert.deepStrictEqual(r.matches.map((m) => `${m.path}:${m.line}`), ["obj/d7/hidden.txt:1", "top.txt:1"], `search ${i}`)
-      }
-      fs.rmSync(path.join(root, "obj/d7/.rgignore"))
-      for (const r of yield* everyBackend({ pattern: "needle", root, ignore: IGNORE })) {
-        assert.deepStrictEqual(r.paths, ["obj/d7/hidden.txt:1", "top.txt:1"], r.force)
-      }
+      const root = tmp({ "top.txt": "needle\n", "sub/deep.txt": "needle\n" })
+      const paths = (r: { readonly matches: ReadonlyArray<{ readonly path: string; readonly line: number }> }) => r.matches.map((m) => `${m.path}:${m.line}`)
+      const remembering = ripgrepBackend("detect")
+      const rechecking = ripgrepBackend("detect", { recheckMs: 0 })
+      for (const rg of [remembering, rechecking]) assert.deepStrictEqual(paths(yield* rg.search({ pattern: "needle", root, ignore: IGNORE })), ["sub/deep.txt:1", "top.txt:1"])
+      // a .rgignore appears below the root (no modification time the cache watches changes)
+      fs.writeFileSync(path.join(root, "sub/.rgignore"), "deep.txt\n")
+      // the remembered walk (found none) is trusted: ripgrep reads the new file and hides deep.txt, proof that no second walk ran
+      assert.deepStrictEqual(paths(yield* remembering.search({ pattern: "needle", root, ignore: IGNORE })), ["top.txt:1"])
+      // past its recheck time the walk runs again and finds it: the search runs with --no-ignore
+      assert.deepStrictEqual(paths(yield* rechecking.search({ pattern: "needle", root, ignore: IGNORE })), ["sub/deep.txt:1", "top.txt:1"])
+      // a walk that found a .rgignore is redone when that file changes: removed, the search is right either way
+      fs.rmSync(path.join(root, "sub/.rgignore"))
+      assert.deepStrictEqual(paths(yield* rechecking.search({ pattern: "needle", root, ignore: IGNORE })), ["sub/deep.txt:1", "top.txt:1"])
+    }).pipe(Effect.provide(realWorkTestClock)), 60_000)
+
+  it.effect("a capped search stops ripgrep: files past the cap are never read", () =>
+    Effect.gen(function*() {
+      // a.txt, b.txt and c.txt match; then a file whose read never ends, then files that are never reached.
+      // rg runs each file through a --pre script that logs it; for the sentinel, the script blocks on a FIFO,
+      // so rg cannot get past it: the search returns only because it stopped rg. (--line-buffered: rg's
+      // output reaches the tool before rg blocks, not when its buffer fills.)
+      const root = tmp({ "a.txt": "needle\n", "b.txt": "needle\n", "c.txt": "needle\n", "m/sentinel.txt": "needle\n", "z/tail.txt": "needle\n" })
+      const bin = tmp({})
+      const fifo = path.join(bin, "gate")
+      const log = path.join(bin, "read.log")
+      spawnSync("mkfifo", [fifo])
+      const pre = path.join(bin, "pre.sh")
+      fs.writeFileSync(pre, `#!/bin/sh\necho "$1" >> '${log}'\ncase "$1" in *sentinel*) cat '${fifo}' > /dev/null ;; esac\nexec cat "$1"\n`, { mode: 0o755 })
+      fs.writeFileSync(path.join(bin, "rg"), `#!/bin/sh\nexec '${which("rg")}' --line-buffered --pre '${pre}' "$@"\n`, { mode: 0o755 })
+      const savedPath = process.env.PATH
+      const r = yield* Effect.gen(function*() {
+        process.env.PATH = `${bin}${path.delimiter}${savedPath}`
+        const rg = yield* selectGrepBackend(root, { force: "ripgrep" })
+        return yield* rg.search({ pattern: "needle", root, limit: 2, ignore: IGNORE })
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        process.env.PATH = savedPath
+        // release a --pre script still waiting at the gate (its rg is gone)
+        const fd = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)
+        fs.closeSync(fd)
+      })))
+      assert.deepStrictEqual(r.matches.map((m) => `${m.path}:${m.line}`), ["a.txt:1", "b.txt:1"])
+      assert.strictEqual(r.totalMatches, 3)
+      assert.isTrue(r.totalIsLowerBound)
+      const read = fs.readFileSync(log, "utf8").trim().split("\n").map((p) => p.replace(/^\.\//, ""))
+      assert.deepStrictEqual(read.slice(0, 3), ["a.txt", "b.txt", "c.txt"])
+      assert.notInclude(read, "z/tail.txt")
     }).pipe(Effect.provide(realWorkTestClock)), 60_000)
 
   it("reads ripgrep's version: 14 and later skip .rgignore with --no-ignore-dot, 13 and unknown versions are checked", () => {
@@ -130,15 +154,21 @@ describe("grep backends at the edges", () => {
     assert.strictEqual(rgIgnoreHandling("rg something else"), "detect")
   })
 
-  it.effect("keep the first `limit` matches in path order but count them all", () =>
+  it.effect("keep the first `limit` matches in tree order, and count only up to one past the limit", () =>
     Effect.gen(function*() {
-      const root = tmp({ "b.txt": "x\nx\n", "a.txt": "x\n", "c/d.txt": "x\n" })
+      // tree order: c/d.txt before c.txt (a directory's files come before a longer sibling name)
+      const root = tmp({ "b.txt": "x\nx\n", "a.txt": "x\n", "c/d.txt": "x\n", "c.txt": "x\n", "c-e.txt": "x\n" })
       for (const force of BACKENDS) {
         const backend = yield* selectGrepBackend(root, { force })
         const r = yield* backend.search({ pattern: "x", root, limit: 2, ignore: IGNORE })
         assert.deepStrictEqual(r.matches.map((m) => `${m.path}:${m.line}`), ["a.txt:1", "b.txt:1"], force)
-        assert.strictEqual(r.totalMatches, 4)
+        assert.strictEqual(r.totalMatches, 3, force)
+        assert.isTrue(r.totalIsLowerBound, force)
         assert.strictEqual(r.matches[0]!.absolutePath, path.join(root, "a.txt"))
+        const all = yield* backend.search({ pattern: "x", root, limit: 6, ignore: IGNORE })
+        assert.deepStrictEqual(all.matches.map((m) => `${m.path}:${m.line}`), ["a.txt:1", "b.txt:1", "b.txt:2", "c/d.txt:1", "c-e.txt:1", "c.txt:1"], force)
+        assert.strictEqual(all.totalMatches, 6, force)
+        assert.isUndefined(all.totalIsLowerBound, force)
       }
     }).pipe(Effect.provide(realWorkTestClock)), 60_000)
 })

@@ -145,29 +145,40 @@ describe("rg --json reader", () => {
     assert.strictEqual(state.parseFailure, "this is not json")
   })
 
-  it("scans --debug stderr for a path a .rgignore hid, and keeps only the other stderr lines", () => {
-    const { collector } = collect([])
-    const debug = (text: string) => collector.onStderrLine(Buffer.from(`DEBUG|ignore::walk|walk.rs:1741: ${text}`))
-    assert.isFalse(debug(`ignoring ./dist: Ignore(IgnoreMatch(Gitignore(Glob { from: Some("./.gitignore"), original: "dist/" })))`))
-    assert.isFalse(debug(`ignoring ./a.rgignore.log: Ignore(IgnoreMatch(Gitignore(Glob { from: Some("./.gitignore"), original: "*.log" })))`))
-    assert.isFalse(debug(`ignoring ./.rgignore: Ignore(IgnoreMatch(Hidden))`))
-    assert.isFalse(collector.state.rgignoreHid)
-    assert.isFalse(debug(`ignoring ./sub/x.log: Ignore(IgnoreMatch(Gitignore(Glob { from: Some("./sub/.rgignore"), original: "x.log" })))`))
-    assert.isTrue(collector.state.rgignoreHid)
-    assert.isTrue(collector.onStderrLine(Buffer.from("rg: ./secret: Permission denied (os error 13)")))
+  it("stores at most `keep` lines in all, counts the rest unparsed, and calls onCapped once the ended files hold more than `keep`", () => {
+    let capped = 0
+    const collector = makeRgCollector({ keep: 3, fileSize: () => undefined, onCapped: () => capped++ })
+    const a = field("./a.txt")
+    const b = field("./b.txt")
+    const c = field("./c.txt")
+    const feed = (line: string) => collector.onLine(Buffer.from(line))
+    for (const line of [begin(a), match(a, 1, "x\n"), match(a, 2, "x\n"), end(a, 10)]) feed(line)
+    assert.strictEqual(collector.state.committed, 2)
+    feed(begin(b))
+    feed(match(b, 1, "x\n"))
+    // past the 3 lines stored, a match of the same file is only counted: this one would not parse
+    feed(`{"type":"match","data":{"path":{"text":"./b.txt"},"lines":{"text": broken`)
+    assert.strictEqual(capped, 0) // b has not ended: it may still turn out binary
+    feed(end(b, 10))
+    assert.strictEqual(capped, 1)
+    assert.isTrue(collector.state.capped)
+    // after the cap, nothing more is read
+    for (const line of [begin(c), match(c, 1, "x\n"), end(c, 10), "not json"]) feed(line)
+    assert.strictEqual(capped, 1)
+    assert.isUndefined(collector.state.parseFailure)
+    assert.strictEqual(collector.raw.stored, 3)
+    assert.deepStrictEqual([...collector.raw.files].map(([rel, f]) => [rel, f.count, f.lines.length]), [["a.txt", 2, 2], ["b.txt", 2, 1]])
   })
 
-  it("calls onDebugOverflow once, when the --debug log passes its budget", () => {
-    let overflows = 0
-    const collector = makeRgCollector({ keep: 10, fileSize: () => undefined, debugBudget: 100, onDebugOverflow: () => overflows++ })
-    const line = Buffer.from(`DEBUG|ignore::walk|walk.rs:1741: ignoring ./x.o: ${"I".repeat(20)}`) // 69 bytes and a newline
-    collector.onStderrLine(line)
-    assert.isFalse(collector.state.debugOverflow)
-    collector.onStderrLine(Buffer.from("rg: not a debug line, not counted".padEnd(200, ".")))
-    assert.isFalse(collector.state.debugOverflow)
-    collector.onStderrLine(line)
-    assert.isTrue(collector.state.debugOverflow)
-    collector.onStderrLine(line)
-    assert.strictEqual(overflows, 1)
+  it("frees the lines of a file that ends binary for the files after it, and does not count it", () => {
+    let capped = 0
+    const collector = makeRgCollector({ keep: 2, fileSize: () => undefined, onCapped: () => capped++ })
+    const bin = field("./a.bin")
+    const txt = field("./b.txt")
+    const lines = [begin(bin), match(bin, 1, "x\n"), match(bin, 2, "x\n"), match(bin, 3, "x\n"), end(bin, 50, 20), begin(txt), match(txt, 4, "y\n"), match(txt, 5, "y\n"), end(txt, 10)]
+    for (const line of lines) collector.onLine(Buffer.from(line))
+    assert.strictEqual(capped, 0)
+    assert.strictEqual(collector.state.committed, 2)
+    assert.deepStrictEqual([...collector.raw.files].map(([rel, f]) => [rel, f.lines.map(([n]) => n)]), [["b.txt", [4, 5]]])
   })
 })

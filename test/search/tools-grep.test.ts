@@ -97,7 +97,10 @@ describe("grep_search: every backend through the tool", () => {
         `Found 3 matches for pattern "line$" in path "src/util/crlf.txt":\n---\n` +
           "src/util/crlf.txt:1:alpha line\nsrc/util/crlf.txt:2:Beta LINE\nsrc/util/crlf.txt:5:last line no newline"
       )
-      assert.match(js[7]!, /^Found 14 matches for pattern "hello" in the workspace directory:\n---\n(.+\n){3}---\n\[11 lines truncated\] \.\.\.$/)
+      assert.match(
+        js[7]!,
+        /^Found at least 4 matches for pattern "hello" in the workspace directory:\n---\n(.+\n){3}---\n\[Showing the first 3; the search stopped there, more lines match\. To see others, narrow the pattern, path or glob\.\]$/
+      )
     }), 120_000)
 
   it.live("TOOLWRIGHT_GREP_BACKEND forces a backend; the option wins over it; auto picks one at run time", () =>
@@ -144,7 +147,7 @@ describe("grep_search: output vectors and caps", () => {
       }))
     }))
 
-  it.live("limit: the header keeps the total, the trailer counts the rest", () =>
+  it.live("limit: the search stops one line past it, the header says \"at least\", the trailer says how to see more", () =>
     Effect.gen(function*() {
       const root = yield* tempDir()
       write(root, "five.txt", "hit 1\nhit 2\nhit 3\nhit 4\nhit 5\n")
@@ -152,14 +155,20 @@ describe("grep_search: output vectors and caps", () => {
         const cut = yield* call("grep_search", { pattern: "hit", limit: 2 })
         assert.strictEqual(
           okText(cut),
-          `Found 5 matches for pattern "hit" in the workspace directory:\n---\nfive.txt:1:hit 1\nfive.txt:2:hit 2\n---\n[3 lines truncated] ...`
+          `Found at least 3 matches for pattern "hit" in the workspace directory:\n---\nfive.txt:1:hit 1\nfive.txt:2:hit 2\n---\n` +
+            `[Showing the first 2; the search stopped there, more lines match. To see others, narrow the pattern, path or glob.]`
         )
-        assert.strictEqual(cut._tag === "Success" && cut.display, "Found 5 matches (truncated)")
+        assert.strictEqual(cut._tag === "Success" && cut.display, "Found at least 3 matches (truncated)")
         const data = dataOf<GrepSearchData>(cut)
         assert.strictEqual(data.matches.length, 2)
+        assert.strictEqual(data.totalMatches, 3)
+        assert.isTrue(data.totalIsLowerBound)
         assert.isTrue(data.truncated)
-        assert.notInclude(okText(yield* call("grep_search", { pattern: "hit", limit: 5 })), "truncated")
-        assert.strictEqual(okText(yield* call("grep_search", { pattern: "hit", limit: 4 })).split("\n").at(-1), "[1 line truncated] ...")
+        const whole = yield* call("grep_search", { pattern: "hit", limit: 5 })
+        assert.match(okText(whole), /^Found 5 matches/)
+        assert.notInclude(okText(whole), "truncated")
+        assert.isUndefined(dataOf<GrepSearchData>(whole).totalIsLowerBound)
+        assert.match(okText(yield* call("grep_search", { pattern: "hit", limit: 4 })), /^Found at least 5 matches/)
       }))
     }))
 
@@ -173,10 +182,10 @@ describe("grep_search: output vectors and caps", () => {
         assert.strictEqual(exact.length, 2 + 1000)
         assert.strictEqual(exact.at(-1), "k.txt:1000:k999")
         const over = okText(yield* call("grep_search", { pattern: "^l", path: "l.txt" })).split("\n")
-        assert.strictEqual(over[0], `Found 1001 matches for pattern "^l" in path "l.txt":`)
+        assert.strictEqual(over[0], `Found at least 1001 matches for pattern "^l" in path "l.txt":`)
         assert.strictEqual(over.length, 2 + 1000 + 2)
         assert.strictEqual(over.at(-3), "l.txt:1000:l999")
-        assert.strictEqual(over.at(-1), "[1 line truncated] ...")
+        assert.match(over.at(-1)!, /^\[Showing the first 1000; the search stopped there/)
       }))
     }))
 

@@ -36,14 +36,60 @@ export interface SearchContext {
   readonly keep: number
 }
 
-/** Matches found per relative path: how many, and the first `keep` of them as `[line number, text]`. @category models */
-export interface RawMatches {
-  readonly keep: number
-  readonly files: Map<string, { count: number; readonly lines: Array<readonly [number, string]> }>
+/** What a backend gathered for one file: how many matching lines, and the ones stored as `[line number, text]`. @category models */
+export interface RawFile {
+  count: number
+  readonly lines: Array<readonly [number, string]>
 }
 
-/** An empty collection keeping at most `keep` lines per file (memory stays bounded). @category constructors */
-export const makeRawMatches = (keep: number): RawMatches => ({ keep, files: new Map() })
+/**
+ * Matches found per relative path. An `ordered` collection receives files in tree order (ripgrep
+ * with `--sort path`, the JS engine): it stores at most `keep` lines in all, the first ones. An
+ * unordered one (git grep, grep) stores at most `keep` lines per file, since any file may turn out
+ * to come first. Either way a file's count is kept whole.
+ * @category models
+ */
+export interface RawMatches {
+  readonly keep: number
+  readonly ordered: boolean
+  readonly files: Map<string, RawFile>
+  /** Lines stored across all files. */
+  stored: number
+}
+
+/** An empty collection (see {@link RawMatches}; `ordered`: files arrive in tree order). @category constructors */
+export const makeRawMatches = (keep: number, options: { readonly ordered?: boolean } = {}): RawMatches => ({
+  keep,
+  ordered: options.ordered === true,
+  files: new Map(),
+  stored: 0
+})
+
+/** Forgets a file (a backend found it binary or too large), freeing its stored lines for later files. @category constructors */
+export const dropRawFile = (raw: RawMatches, rel: string): void => {
+  const found = raw.files.get(rel)
+  if (found === undefined) return
+  raw.stored -= found.lines.length
+  raw.files.delete(rel)
+}
+
+/**
+ * Tree order of two relative paths: component by component, names in code point order (`a/b`
+ * before `a.txt`, as a depth-first walk with sorted directories meets them, and as ripgrep's
+ * `--sort path` prints them). In code units, `/` ranks below every character and surrogates above
+ * the rest of the BMP, which is code point order. @category ordering
+ */
+export const compareTreeOrder = (a: string, b: string): number => {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return rankOf(x) - rankOf(y)
+  }
+  return a.length - b.length
+}
+
+const rankOf = (unit: number): number => (unit === 0x2f ? -1 : unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2800 : unit)
 
 /** Prepares a search: compiles the pattern and glob and builds the ignore view. @category constructors */
 export const makeSearchContext = Effect.fn("grep.context")(function*(request: GrepRequest) {
@@ -106,16 +152,21 @@ const inspectFile = async (abs: string): Promise<"Text" | "TooLarge" | "Other"> 
 /** True when the path is a regular file of searchable size without a NUL byte. @category filtering */
 export const isSearchableTextFile = async (abs: string): Promise<boolean> => (await inspectFile(abs)) === "Text"
 
-/** Orders matches by path (code unit order), then line. @category ordering */
-export const compareMatches = (a: GrepMatch, b: GrepMatch): number =>
-  a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line
+/** Orders matches by path (tree order, see {@link compareTreeOrder}), then line. @category ordering */
+export const compareMatches = (a: GrepMatch, b: GrepMatch): number => compareTreeOrder(a.path, b.path) || a.line - b.line
 
 const byLine = (a: readonly [number, string], b: readonly [number, string]): number => a[0] - b[0]
 
+/** Files inspected at once when a backend's answer must be checked file by file. */
+const INSPECT_CHUNK = 16
+
 /**
  * Turns raw matches into a result: visibility checks (and file checks when `inspect`), order, caps.
- * Files are ordered by path (code unit order) and lines by number, so only the first `keep` lines
- * become {@link GrepMatch} values; the total counts every line of every visible file.
+ * Files are taken in tree order ({@link compareTreeOrder}) and lines by number; the first `keep`
+ * lines become {@link GrepMatch} values. Counting stops once more than `keep` lines are found: the
+ * total is then `keep + 1` with `totalIsLowerBound`, whichever backend ran and however far it got
+ * (ripgrep and the JS engine stop there; git grep and grep run to the end), and files past that
+ * point are never inspected.
  * @category constructors
  */
 export const finalizeMatches = Effect.fn("grep.finalize")(function*(
@@ -134,32 +185,36 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
   const absOf = (rel: string) => (context.fileName !== undefined ? context.request.root : path.join(context.dir, rel))
   let files = [...raw.files.keys()]
   if (options.visibilityChecked !== true) files = files.filter((rel) => fileVisible(context, rel))
+  files.sort(compareTreeOrder)
   const skippedLargeFiles = [...(options.skippedLargeFiles ?? [])]
-  if (options.inspect) {
-    const searchable = yield* Effect.forEach(files, (rel) => Effect.promise(() => inspectFile(absOf(rel))), {
-      concurrency: 16
-    })
-    files.forEach((rel, i) => {
-      if (searchable[i] === "TooLarge") skippedLargeFiles.push(absOf(rel))
-    })
-    files = files.filter((_, i) => searchable[i] === "Text")
-  }
-  files.sort() // code unit order, like `a < b`, without a comparator call per pair
   const matches: Array<GrepMatch> = []
   let totalMatches = 0
-  for (const rel of files) {
-    const found = raw.files.get(rel)!
-    totalMatches += found.count
-    if (matches.length >= context.keep) continue
-    const abs = absOf(rel)
-    for (const [line, text] of found.lines.sort(byLine)) {
-      if (matches.length >= context.keep) break
-      matches.push({ path: rel, absolutePath: abs, line, text })
+  for (let at = 0; at < files.length && totalMatches <= context.keep; at += options.inspect ? INSPECT_CHUNK : files.length) {
+    let chunk = options.inspect ? files.slice(at, at + INSPECT_CHUNK) : files
+    if (options.inspect) {
+      const kinds = yield* Effect.forEach(chunk, (rel) => Effect.promise(() => inspectFile(absOf(rel))), { concurrency: INSPECT_CHUNK })
+      chunk.forEach((rel, i) => {
+        if (kinds[i] === "TooLarge") skippedLargeFiles.push(absOf(rel))
+      })
+      chunk = chunk.filter((_, i) => kinds[i] === "Text")
+    }
+    for (const rel of chunk) {
+      if (totalMatches > context.keep) break
+      const found = raw.files.get(rel)!
+      totalMatches += found.count
+      if (matches.length >= context.keep) continue
+      const abs = absOf(rel)
+      for (const [line, text] of found.lines.sort(byLine)) {
+        if (matches.length >= context.keep) break
+        matches.push({ path: rel, absolutePath: abs, line, text })
+      }
     }
   }
+  const capped = totalMatches > context.keep
   const result: GrepResult = {
     matches,
-    totalMatches,
+    totalMatches: capped ? context.keep + 1 : totalMatches,
+    ...(capped ? { totalIsLowerBound: true } : {}),
     engine: options.engine,
     ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason }),
     ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: skippedLargeFiles.sort() }),
@@ -168,12 +223,26 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
   return result
 })
 
-/** Records a match (lines of a file arrive in order; only the first `keep` are stored). @category constructors */
+/**
+ * Records a match (a file's lines arrive in order). Stored: while fewer than `keep` lines are
+ * stored in all (ordered) or in this file (unordered); the rest are only counted.
+ * @category constructors
+ */
 export const addRawMatch = (raw: RawMatches, rel: string, line: number, text: string): void => {
-  const found = raw.files.get(rel)
-  if (found === undefined) raw.files.set(rel, { count: 1, lines: raw.keep > 0 ? [[line, text]] : [] })
-  else {
-    found.count++
-    if (found.lines.length < raw.keep) found.lines.push([line, text])
+  let found = raw.files.get(rel)
+  if (found === undefined) {
+    found = { count: 0, lines: [] }
+    raw.files.set(rel, found)
   }
+  found.count++
+  if (raw.ordered ? raw.stored < raw.keep : found.lines.length < raw.keep) {
+    found.lines.push([line, text])
+    raw.stored++
+  }
+}
+
+/** Counts one more matching line of a file already recorded, without its text (past what an ordered collection stores). @category constructors */
+export const countRawMatch = (raw: RawMatches, rel: string): void => {
+  const found = raw.files.get(rel)
+  if (found !== undefined) found.count++
 }

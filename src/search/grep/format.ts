@@ -80,7 +80,8 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
     }
   }
   const term = total === 1 ? "match" : "matches"
-  const header = `Found ${total} ${term} for pattern "${options.pattern}" ${where}${filter}:\n---\n`
+  const atLeast = result.totalIsLowerBound === true ? "at least " : ""
+  const header = `Found ${atLeast}${total} ${term} for pattern "${options.pattern}" ${where}${filter}:\n---\n`
   const lineLimit = Math.min(options.maxLines ?? TRUNCATE_TOOL_OUTPUT_LINES, options.limit ?? Infinity)
   const charLimit = options.maxChars ?? TRUNCATE_TOOL_OUTPUT_THRESHOLD
   const candidates = result.matches.slice(0, lineLimit)
@@ -106,13 +107,16 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
   }
   const truncated = truncatedByLines || truncatedByChars || candidates.length < Math.min(total, lineLimit)
   let llmContent = header + parts.join("\n")
-  if (truncated) {
+  if (truncated && result.totalIsLowerBound === true) {
+    llmContent += `\n---\n[Showing the first ${included}; the search stopped there, more lines match. ` +
+      `To see others, narrow the pattern, path or glob.]`
+  } else if (truncated) {
     const omitted = total - included
     llmContent += `\n---\n[${omitted} ${omitted === 1 ? "line" : "lines"} truncated] ...`
   }
   return {
     llmContent: llmContent.trim() + skipped,
-    display: `Found ${total} ${term}${truncated ? " (truncated)" : ""}`,
+    display: `Found ${atLeast}${total} ${term}${truncated ? " (truncated)" : ""}`,
     resultFilePaths: [...new Set(shown)],
     truncated,
     fullyShown: included

@@ -4,7 +4,8 @@
  * cannot express a query exactly. Files are read and split into lines synchronously in small
  * batches (far faster than one thread-pool round trip per file); the lines are matched in a
  * worker thread (`regexWorker.ts`), because a backtracking regex can take any time on a line,
- * and the event loop must keep serving other calls.
+ * and the event loop must keep serving other calls. Files are searched in tree order, and the
+ * search stops once more lines match than the result keeps.
  *
  * @since 0.1.0
  */
@@ -14,7 +15,7 @@ import * as Effect from "effect/Effect"
 import { MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { forEachLine } from "../text.js"
 import { walkFiles } from "../walk.js"
-import { addRawMatch, fileVisible, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
+import { addRawMatch, compareTreeOrder, fileVisible, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { makeRegexMatcher, type RegexMatcher } from "./regexWorker.js"
 import type { GrepBackend, GrepBackendName } from "./types.js"
 
@@ -86,7 +87,17 @@ const collectHits = (raw: RawMatches, batch: Batch, hits: ReadonlyArray<number>)
   }
 }
 
-/** Searches the files in batches: read and split here, match in the worker, yield between batches. */
+/** Matching lines in all files of `raw` (every file of a batch is complete once the batch is matched). */
+const totalOf = (raw: RawMatches): number => {
+  let total = 0
+  for (const file of raw.files.values()) total += file.count
+  return total
+}
+
+/**
+ * Searches the files (in tree order) in batches: read and split here, match in the worker, yield
+ * between batches; stops once more lines match than the result keeps.
+ */
 const searchFiles = Effect.fnUntraced(function*(
   matcher: RegexMatcher,
   raw: RawMatches,
@@ -94,7 +105,7 @@ const searchFiles = Effect.fnUntraced(function*(
   tooLarge: Array<string>
 ) {
   let next = 0
-  while (next < queue.length) {
+  while (next < queue.length && totalOf(raw) <= raw.keep) {
     const read = yield* Effect.sync(() => readBatch(queue, next, tooLarge))
     next = read.next
     const hits = yield* matcher.matchLines(read.batch.lines)
@@ -108,11 +119,11 @@ export const searchWithJs = Effect.fn("grep.js")(function*(context: SearchContex
   readonly from: GrepBackendName
   readonly reason: string
 }) {
-  const raw = makeRawMatches(context.keep)
+  const raw = makeRawMatches(context.keep, { ordered: true })
   const tooLarge: Array<string> = []
   const queue = context.fileName !== undefined
     ? (fileVisible(context, context.fileName) ? [{ rel: context.fileName, abs: context.request.root }] : [])
-    : (yield* walkFiles(context.tree, context.glob)).map((rel) => ({ rel, abs: path.join(context.dir, rel) }))
+    : [...(yield* walkFiles(context.tree, context.glob))].sort(compareTreeOrder).map((rel) => ({ rel, abs: path.join(context.dir, rel) }))
   if (queue.length > 0) {
     yield* Effect.scoped(Effect.gen(function*() {
       const matcher = yield* makeRegexMatcher(context.compiled.regex)

@@ -1,14 +1,14 @@
 /**
  * Reading `rg --json` output: the matches of each file, minus binary files and files over the
  * 20 MiB cap, read lazily — `begin` and `summary` events and the `end` events of text files are
- * recognised by their first bytes and never parsed — and the `--debug` log on stderr scanned for
- * paths a `.rgignore` hid.
+ * recognised by their first bytes and never parsed, and a match past the lines kept is only
+ * counted — and stopping ripgrep once enough matches are in.
  *
  * @since 0.1.0
  */
 import { MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
-import { addRawMatch, makeRawMatches, type RawMatches } from "./context.js"
+import { addRawMatch, countRawMatch, dropRawFile, makeRawMatches, type RawMatches } from "./context.js"
 
 /** A path or line of `rg --json`: UTF-8 `text`, or base64 `bytes`. @category models */
 export interface RgField {
@@ -45,10 +45,6 @@ const lineText = (field: RgField | undefined): string => {
 
 const relPath = (p: string): string => (p.startsWith("./") ? p.slice(2) : p)
 
-/** ripgrep's `--debug` line for a path a `.rgignore` rule skipped (`ignoring ./x: Ignore(… from: Some("./.rgignore") …)`). */
-const RGIGNORE_HIT = /ignoring .*from: Some\(".*\.rgignore"\)/
-const DEBUG_PREFIX = Buffer.from("DEBUG|")
-
 /**
  * The fixed bytes of `rg --json` events, to read them without parsing. Inside a JSON string every
  * `"` is escaped, so none of these can occur inside a path or a line.
@@ -84,19 +80,27 @@ export interface RgCollectorOptions {
   readonly fileSize: (path: RgField | undefined) => number | undefined
   /** The shared post-filter, asked once per file at its first match (default: every file). */
   readonly visible?: (rel: string) => boolean
-  /** Bytes of `--debug` log to read before `onDebugOverflow` is called once (default: no limit). */
-  readonly debugBudget?: number
-  readonly onDebugOverflow?: () => void
+  /**
+   * Called once, when the files ended so far hold more than `keep` matching lines (ripgrep prints
+   * files in tree order with `--sort path`, so the answer is complete: the caller stops ripgrep).
+   */
+  readonly onCapped?: () => void
 }
 
-/** What reading one `rg --json` run gathers, and the line handlers that feed it. @category models */
+/** What reading one `rg --json` run gathers, and the line handler that feeds it. @category models */
 export interface RgCollector {
   readonly raw: RawMatches
-  /** Files to drop: a NUL byte seen, or over `MAX_SEARCH_FILE_BYTES`. */
+  /** Files dropped (already removed from `raw`): a NUL byte seen, over `MAX_SEARCH_FILE_BYTES`, or hidden by the post-filter. */
   readonly dropped: Set<string>
   readonly onLine: (line: Buffer) => void
-  readonly onStderrLine: (line: Buffer) => boolean
-  readonly state: { sawSummary: boolean; parseFailure: string | undefined; rgignoreHid: boolean; debugOverflow: boolean }
+  readonly state: {
+    sawSummary: boolean
+    parseFailure: string | undefined
+    /** Matching lines in the files whose `end` event was read. */
+    committed: number
+    /** True once `onCapped` was called: later lines are ignored. */
+    capped: boolean
+  }
 }
 
 const parseEvent = (line: Buffer): { readonly type?: string; readonly data?: RgData } | undefined => {
@@ -108,28 +112,27 @@ const parseEvent = (line: Buffer): { readonly type?: string; readonly data?: RgD
 }
 
 /**
- * Collects the `match` events of `rg --json` output, minus the files ripgrep found a NUL byte in
- * and the files over `MAX_SEARCH_FILE_BYTES`; scans the `--debug` lines of stderr for `.rgignore`
- * hits (and drops them from the kept stderr).
+ * Collects the `match` events of `rg --json` output, minus the files ripgrep found a NUL byte in,
+ * the files over `MAX_SEARCH_FILE_BYTES` and the files the post-filter hides.
  *
- * The size cap is applied here rather than with `--max-filesize`, which makes ripgrep stat every
- * file it walks (~20% of its time on a tree of small files). ripgrep reads a text file whole, so
- * an `end` event's `bytes_searched` is the file's size; and a match at an offset past the cap
- * proves the file too large while it is still printing, after which its remaining `match` events
- * (printed together, each file's events being contiguous) are recognised by their first bytes and
- * skipped unparsed. `begin` events and the `end` events of text files are never parsed.
- * `fileSize` (a `stat`) serves only when an `end` event lacks `bytes_searched`. `visible` (the
- * shared post-filter) is asked once per file, at its first match, so that work overlaps ripgrep's.
- * ripgrep writes its `--debug` log a few bytes per system call (a line per ignored path, ~60 µs
- * each): past `debugBudget` bytes, `onDebugOverflow` is called (the caller stops the search).
+ * Each file's events are contiguous (ripgrep buffers a file's output), so the file being read is
+ * known: only its first match is parsed whole while `keep` lines are already stored, and the rest
+ * are counted by their first bytes. At its `end` event a text file's count is committed; past
+ * `keep` committed lines, `onCapped` fires. ripgrep reads a text file whole, so an `end` event's
+ * `bytes_searched` is the file's size; and a match at an offset past the cap proves the file too
+ * large while it is still printing, after which its remaining `match` events are skipped
+ * unparsed. `fileSize` (a `stat`) serves only when an `end` event lacks `bytes_searched`.
+ * `visible` (the shared post-filter) is asked once per file, at its first match, so that work
+ * overlaps ripgrep's.
  * @category parsing
  */
 export const makeRgCollector = (options: RgCollectorOptions): RgCollector => {
-  const { fileSize, visible = () => true, debugBudget = Infinity, onDebugOverflow = () => undefined } = options
-  const raw = makeRawMatches(options.keep)
+  const { fileSize, visible = () => true, onCapped } = options
+  const raw = makeRawMatches(options.keep, { ordered: true })
   const dropped = new Set<string>()
-  const state: RgCollector["state"] = { sawSummary: false, parseFailure: undefined, rgignoreHid: false, debugOverflow: false }
-  let debugBytes = 0
+  const state: RgCollector["state"] = { sawSummary: false, parseFailure: undefined, committed: 0, capped: false }
+  /** The file whose matches are being read (not yet ended). */
+  let current: string | undefined
   /** The raw `path` JSON of the file whose matches are being skipped (it is over the cap). */
   let skipping: Buffer | undefined
   const skipped = (line: Buffer): boolean => {
@@ -137,6 +140,20 @@ export const makeRgCollector = (options: RgCollectorOptions): RgCollector => {
     const at = EVENT.matchPath.length
     return line.length > at + skipping.length && line[at + skipping.length] === 0x2c &&
       line.compare(skipping, 0, skipping.length, at, at + skipping.length) === 0
+  }
+  const drop = (rel: string) => {
+    dropped.add(rel)
+    dropRawFile(raw, rel)
+    if (current === rel) current = undefined
+  }
+  const commit = () => {
+    if (current === undefined) return
+    state.committed += raw.files.get(current)?.count ?? 0
+    current = undefined
+    if (onCapped !== undefined && state.committed > raw.keep) {
+      state.capped = true
+      onCapped()
+    }
   }
   const onMatch = (line: Buffer, data: RgData) => {
     const rel = relPath(fieldText(data.path))
@@ -146,25 +163,35 @@ export const makeRgCollector = (options: RgCollectorOptions): RgCollector => {
       return
     }
     if ((data.absolute_offset ?? 0) >= MAX_SEARCH_FILE_BYTES) {
-      dropped.add(rel)
+      drop(rel)
       const close = startsWith(line, EVENT.matchPath) ? line.indexOf(EVENT.afterMatchPath, EVENT.matchPath.length) : -1
       if (close >= 0) skipping = Buffer.from(line.subarray(EVENT.matchPath.length, close + 1))
       return
     }
+    current = rel
     addRawMatch(raw, rel, data.line_number, lineText(data.lines))
   }
   const onLine = (line: Buffer) => {
+    if (state.capped) return
     if (startsWith(line, EVENT.begin)) {
       skipping = undefined
       return
     }
     if (skipped(line)) return
+    // a further match of the file being read, past the lines stored: counted, not parsed
+    if (current !== undefined && raw.stored >= raw.keep && startsWith(line, EVENT.matchPath)) {
+      countRawMatch(raw, current)
+      return
+    }
     if (startsWith(line, EVENT.summary)) {
       state.sawSummary = true
       return
     }
     if (startsWith(line, EVENT.end) && line.includes(EVENT.textEnd) &&
-      (numberAfter(line, EVENT.bytesSearched) ?? Infinity) <= MAX_SEARCH_FILE_BYTES) return
+      (numberAfter(line, EVENT.bytesSearched) ?? Infinity) <= MAX_SEARCH_FILE_BYTES) {
+      commit()
+      return
+    }
     const event = parseEvent(line)
     if (event === undefined) state.parseFailure = line.toString("utf8").slice(0, 200)
     const data = event?.data
@@ -174,19 +201,9 @@ export const makeRgCollector = (options: RgCollectorOptions): RgCollector => {
     if (event?.type === "end") {
       const binary = data.binary_offset !== null && data.binary_offset !== undefined
       const size = data.stats?.bytes_searched ?? fileSize(data.path) ?? 0
-      if (binary || size > MAX_SEARCH_FILE_BYTES) dropped.add(relPath(fieldText(data.path)))
+      if (binary || size > MAX_SEARCH_FILE_BYTES) drop(relPath(fieldText(data.path)))
+      else commit()
     }
   }
-  const onStderrLine = (line: Buffer) => {
-    if (!startsWith(line, DEBUG_PREFIX)) return true
-    if (!state.rgignoreHid && line.includes(".rgignore") && RGIGNORE_HIT.test(line.toString("utf8"))) state.rgignoreHid = true
-    debugBytes += line.length + 1
-    if (debugBytes > debugBudget && !state.debugOverflow) {
-      state.debugOverflow = true
-      onDebugOverflow()
-    }
-    return false
-  }
-  return { raw, dropped, onLine, onStderrLine, state }
+  return { raw, dropped, onLine, state }
 }
-

@@ -1,50 +1,70 @@
 /**
- * The ripgrep backend: `rg --json`, with the pattern emitted in Rust regex syntax.
+ * The ripgrep backend: `rg --json --sort path`, with the pattern emitted in Rust regex syntax.
  *
  * ripgrep is told to behave like the canonical rules (hidden files searched, CRLF line ends,
  * no BOM sniffing, `.ignore` and global gitignore off, VCS directories excluded) and its answer
  * still goes through the shared post-filter, asked once per file while ripgrep still runs; files
  * over the 20 MiB cap are skipped by ripgrep itself (`--max-filesize`) and checked again on the
- * files it reports (see `rgJson.ts`). ripgrep 14 skips `.rgignore`
- * files with `--no-ignore-dot`; ripgrep 13 always reads them, so there the search runs with
- * `--debug`, whose log names the ignore file behind every path ripgrep skips, and reruns with
- * `--no-ignore` (the post-filter then applies the git rules) only when a `.rgignore` hid
- * something — one process per search, no second walk of the tree, unless the log grows too long.
+ * files it reports (see `rgJson.ts`). With `--sort path` ripgrep prints files in tree order, so
+ * once more matches than the result keeps are in, the answer is known and ripgrep is stopped.
+ *
+ * ripgrep 14 skips `.rgignore` files with `--no-ignore-dot`; ripgrep 13 always reads them, so
+ * there a search runs with `--no-ignore` (the post-filter then applies the git rules) when a
+ * `.rgignore` exists at or above the root, or below it: that last one is a walk (`rg --files`),
+ * done once per root and remembered while the `.rgignore` files it found and the root keep their
+ * modification times, for at most {@link RGIGNORE_RECHECK_MS}.
  *
  * @since 0.1.0
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/index.js"
 import { DEFAULT_EXCLUDED_NAMES, MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { isSimpleBasenameGlob } from "../ignore/patterns.js"
-import { probeExitCode, runProcess, searchEnv } from "../searchProcess.js"
-import { fileVisible, finalizeMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
+import { runProcess, searchEnv } from "../searchProcess.js"
+import { finalizeMatches, fileVisible, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"
 import { makeRgCollector, type RgField } from "./rgJson.js"
 import type { GrepBackend, GrepRequest } from "./types.js"
 
 type RgRun =
-  | { readonly _tag: "Done"; readonly raw: RawMatches; readonly rgignoreHid: boolean }
+  | { readonly _tag: "Done"; readonly raw: RawMatches; readonly stoppedEarly: boolean }
   | { readonly _tag: "RegexRejected"; readonly reason: string }
-  | { readonly _tag: "DebugOverflow" }
 
 /**
  * How the installed ripgrep treats `.rgignore` files: 14 and later skip them with
  * `--no-ignore-dot` (ripgrep#2198); 13 always reads them, so a search must find out whether one
- * hid anything.
+ * could hide anything.
  * @category models
  */
 export type RgIgnoreHandling = "obeys-flags" | "detect"
 
 /**
- * Bytes of `--debug` log a search reads before it stops and finds `.rgignore` files with a walk
- * instead (~40 lines). ripgrep writes its log a few bytes per system call, ~0.5 ms a line: a
- * search that logs little (a tree with few ignored paths) is cheapest with the log, one that logs
- * much (every ignored file is a line) with the walk beside it.
+ * How long a root's `.rgignore` walk is trusted: a `.rgignore` created deep in the tree (which
+ * changes no modification time the cache watches) is noticed within this time. The walk costs
+ * about what a full search of the tree costs; ten minutes makes it rare on trees whose full
+ * search takes seconds.
  */
-const DEBUG_BUDGET = 8 * 1024
+export const RGIGNORE_RECHECK_MS = 10 * 60_000
+
+/** What a walk found below one search directory. */
+interface RgIgnoreWalk {
+  /** The `.rgignore` files found, with their modification times. */
+  readonly files: ReadonlyArray<readonly [string, number]>
+  readonly dirMtime: number
+  readonly at: number
+}
+
+/** Per search directory, the last `.rgignore` walk (a few hundred directories at most). */
+interface RgIgnoreCache {
+  readonly walks: Map<string, RgIgnoreWalk>
+  /** How long a walk is trusted (default {@link RGIGNORE_RECHECK_MS}). */
+  readonly recheckMs: number
+}
+
+const CACHE_LIMIT = 256
 
 const REGEX_ERROR = /regex|error parsing|size limit|repetition|unclosed|unrecognized|not allowed/i
 
@@ -66,10 +86,33 @@ const rgIgnoreAbove = (context: SearchContext): boolean => {
   }
 }
 
-/** True when a `.rgignore` file exists below the search directory (a walk of the tree: `rg --files`). */
-const rgIgnoreBelow = Effect.fn("grep.ripgrep.rgignore")(function*(context: SearchContext) {
+const mtimeOf = (file: string): number | undefined => {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs
+  } catch {
+    return undefined
+  }
+}
+
+/** True while a remembered walk still holds: same modification times, and recent enough. */
+const walkHolds = (walk: RgIgnoreWalk, dir: string, now: number, recheckMs: number): boolean =>
+  now - walk.at < recheckMs && mtimeOf(dir) === walk.dirMtime &&
+  walk.files.every(([file, mtime]) => mtimeOf(file) === mtime)
+
+/** True when a `.rgignore` file exists below the search directory: a walk (`rg --files`), remembered in `cache`. */
+const rgIgnoreBelow = Effect.fn("grep.ripgrep.rgignore")(function*(context: SearchContext, cache: RgIgnoreCache) {
+  const now = yield* Clock.currentTimeMillis
+  const known = cache.walks.get(context.dir)
+  if (known !== undefined && walkHolds(known, context.dir, now, cache.recheckMs)) return known.files.length > 0
+  const found: Array<string> = []
   const args = ["--files", ...baseFlags(context, false), "--glob", ".rgignore", "."]
-  return (yield* probeExitCode("rg", args, context.dir, searchEnv())) === 0
+  yield* runProcess("rg", args, { cwd: context.dir, env: searchEnv(), onLine: (line) => found.push(path.join(context.dir, line.toString("utf8"))) }).pipe(
+    Effect.mapError((e) => new GrepExecutionError({ message: e.code === "ENOENT" ? RG_MISSING : e.message }))
+  )
+  const files = found.map((file): readonly [string, number] => [file, mtimeOf(file) ?? -1])
+  if (cache.walks.size >= CACHE_LIMIT) cache.walks.clear()
+  cache.walks.set(context.dir, { files, dirMtime: mtimeOf(context.dir) ?? -1, at: now })
+  return files.length > 0
 })
 
 /** The size of a file, or undefined when it cannot be stat'ed. */
@@ -91,104 +134,69 @@ const fileOf = (context: SearchContext, field: RgField | undefined): string | Bu
 /** The message of a missing `rg`. */
 const RG_MISSING = "ripgrep (rg) is not available on PATH"
 
-/**
- * Runs `rg --json` and collects its matches (see `rgJson.ts`); with `debug`, also whether a
- * `.rgignore` rule hid a path — or `DebugOverflow` when the log outgrew its budget and the search
- * was stopped.
- */
-const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, source: string, options: {
-  readonly noIgnore: boolean
-  readonly debug: boolean
-}) {
-  const args = ["--json", "--crlf", "--encoding", "none", "--ignore-case", ...baseFlags(context, options.noIgnore)]
-  if (options.debug) args.push("--debug")
+/** Runs `rg --json --sort path` and collects its matches (see `rgJson.ts`), stopping it once the result is complete. */
+const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, source: string, options: { readonly noIgnore: boolean }) {
+  const args = ["--json", "--sort", "path", "--crlf", "--encoding", "none", "--ignore-case", ...baseFlags(context, options.noIgnore)]
   const glob = context.request.glob
   if (glob !== undefined && glob !== "" && isSimpleBasenameGlob(glob)) args.push("--iglob", glob)
   args.push("--regexp", source, "--", context.fileName ?? ".")
   const stop = new AbortController()
-  const { raw, dropped, onLine, onStderrLine, state } = makeRgCollector({
+  const { raw, onLine, state } = makeRgCollector({
     keep: context.keep,
     fileSize: (field) => sizeOf(fileOf(context, field)),
     visible: (rel) => fileVisible(context, rel),
-    debugBudget: DEBUG_BUDGET,
-    onDebugOverflow: () => stop.abort()
+    onCapped: () => stop.abort()
   })
-  const exit = yield* runProcess("rg", args, { cwd: context.dir, env: searchEnv(), onLine, onStderrLine, signal: stop.signal }).pipe(
+  const exit = yield* runProcess("rg", args, { cwd: context.dir, env: searchEnv(), onLine, signal: stop.signal }).pipe(
     Effect.mapError((e) => new GrepExecutionError({ message: e.code === "ENOENT" ? RG_MISSING : e.message }))
   )
-  if (exit.aborted) {
-    const overflow: RgRun = { _tag: "DebugOverflow" }
-    return overflow
-  }
   if (state.parseFailure !== undefined) {
     return yield* new GrepExecutionError({ message: `ripgrep printed unexpected output: ${state.parseFailure}` })
   }
-  if (exit.exitCode === 2 && REGEX_ERROR.test(exit.stderr) && !state.sawSummary) {
-    const rejected: RgRun = { _tag: "RegexRejected", reason: `ripgrep rejected the translated pattern: ${exit.stderr.trim()}` }
-    return rejected
+  if (!exit.aborted) {
+    if (exit.exitCode === 2 && REGEX_ERROR.test(exit.stderr) && !state.sawSummary) {
+      const rejected: RgRun = { _tag: "RegexRejected", reason: `ripgrep rejected the translated pattern: ${exit.stderr.trim()}` }
+      return rejected
+    }
+    if (exit.exitCode !== 0 && exit.exitCode !== 1 && !(exit.exitCode === 2 && state.sawSummary)) {
+      const detail = exit.stderr.trim() || `exit code ${String(exit.exitCode ?? exit.signal)}`
+      return yield* new GrepExecutionError({ message: `ripgrep failed: ${detail}` })
+    }
   }
-  if (exit.exitCode !== 0 && exit.exitCode !== 1 && !(exit.exitCode === 2 && state.sawSummary)) {
-    const detail = exit.stderr.trim() || `exit code ${String(exit.exitCode ?? exit.signal)}`
-    return yield* new GrepExecutionError({ message: `ripgrep failed: ${detail}` })
-  }
-  for (const rel of dropped) raw.files.delete(rel)
-  const done: RgRun = { _tag: "Done", raw, rgignoreHid: state.rgignoreHid }
+  const done: RgRun = { _tag: "Done", raw, stoppedEarly: exit.aborted }
   return done
 })
 
-/** Search directories whose `--debug` log outgrew its budget, searched with a walk for `.rgignore` files from then on (a few hundred at most). */
-interface Noisy {
-  readonly dirs: Set<string>
-}
-
-const NOISY_LIMIT = 256
-
-/**
- * One search with the `.rgignore` files ripgrep 13 reads made harmless: a `.rgignore` above the
- * root means `--no-ignore` from the start (the post-filter applies the git rules); otherwise the
- * search runs with `--debug` and reruns with `--no-ignore` only when the log shows a `.rgignore`
- * hid something. A tree whose log outgrows its budget (many ignored files, each one log line) is
- * searched again without `--debug`, beside a walk that looks for `.rgignore` files, and is
- * remembered in `noisy` so that later searches there start that way.
- */
-const runDetecting = Effect.fnUntraced(function*(context: SearchContext, source: string, noisy: Noisy) {
-  if (yield* Effect.sync(() => rgIgnoreAbove(context))) return yield* runRg(context, source, { noIgnore: true, debug: false })
-  if (!noisy.dirs.has(context.dir)) {
-    const first = yield* runRg(context, source, { noIgnore: false, debug: true })
-    if (first._tag === "Done" && first.rgignoreHid) return yield* runRg(context, source, { noIgnore: true, debug: false })
-    if (first._tag !== "DebugOverflow") return first
-    if (noisy.dirs.size >= NOISY_LIMIT) noisy.dirs.clear()
-    noisy.dirs.add(context.dir)
-  }
-  const [below, second] = yield* Effect.all([rgIgnoreBelow(context), runRg(context, source, { noIgnore: false, debug: false })], {
-    concurrency: 2
-  })
-  return below && second._tag === "Done" ? yield* runRg(context, source, { noIgnore: true, debug: false }) : second
+/** One search with the `.rgignore` files ripgrep 13 reads made harmless: `--no-ignore` when one exists at, above or below the root. */
+const runDetecting = Effect.fnUntraced(function*(context: SearchContext, source: string, cache: RgIgnoreCache) {
+  const noIgnore = (yield* Effect.sync(() => rgIgnoreAbove(context))) || (yield* rgIgnoreBelow(context, cache))
+  return yield* runRg(context, source, { noIgnore })
 })
 
 /** Searches with ripgrep (falling back to the JS engine for queries Rust regex cannot express). @category searching */
 export const searchWithRipgrep = Effect.fn("grep.ripgrep")(function*(
   request: GrepRequest,
   handling: RgIgnoreHandling = "detect",
-  noisy: Noisy = { dirs: new Set() }
+  cache: RgIgnoreCache = { walks: new Map(), recheckMs: RGIGNORE_RECHECK_MS }
 ) {
   const context = yield* makeSearchContext(request)
   const emitted = context.compiled.emit("rust")
   if (emitted._tag === "Unsupported") return yield* searchWithJs(context, { from: "ripgrep", reason: emitted.reason })
-  const run = handling === "detect"
-    ? yield* runDetecting(context, emitted.source, noisy)
-    : yield* runRg(context, emitted.source, { noIgnore: false, debug: false })
+  const run = handling === "detect" && context.fileName === undefined
+    ? yield* runDetecting(context, emitted.source, cache)
+    : yield* runRg(context, emitted.source, { noIgnore: handling === "detect" })
   if (run._tag === "RegexRejected") return yield* searchWithJs(context, { from: "ripgrep", reason: run.reason })
-  if (run._tag === "DebugOverflow") return yield* new GrepExecutionError({ message: "ripgrep stopped unexpectedly" })
   return yield* finalizeMatches(context, run.raw, { inspect: context.fileName !== undefined, visibilityChecked: true, engine: "ripgrep" })
 })
 
-/** The ripgrep backend for a ripgrep whose `.rgignore` handling is known (it remembers the trees with long `--debug` logs). @category backends */
-export const ripgrepBackend = (handling: RgIgnoreHandling): GrepBackend => {
-  const noisy: Noisy = { dirs: new Set() }
-  return { name: "ripgrep", search: (request) => searchWithRipgrep(request, handling, noisy) }
+/**
+ * The ripgrep backend for a ripgrep whose `.rgignore` handling is known (it remembers each root's
+ * `.rgignore` walk for `recheckMs`, default {@link RGIGNORE_RECHECK_MS}). @category backends
+ */
+export const ripgrepBackend = (handling: RgIgnoreHandling, options: { readonly recheckMs?: number } = {}): GrepBackend => {
+  const cache: RgIgnoreCache = { walks: new Map(), recheckMs: options.recheckMs ?? RGIGNORE_RECHECK_MS }
+  return { name: "ripgrep", search: (request) => searchWithRipgrep(request, handling, cache) }
 }
-
 /** How `rg --version`'s first line (`ripgrep 13.0.0`) says ripgrep treats `.rgignore`; unknown versions are checked. @category probes */
 export const rgIgnoreHandling = (versionLine: string): RgIgnoreHandling => {
   const major = /^ripgrep (\d+)\./.exec(versionLine.trim())?.[1]

@@ -40,10 +40,15 @@ export interface GrepMatch {
 
 /** The outcome of a search, identical whichever backend produced it. @category models */
 export interface GrepResult {
-  /** The first matches in (path, line) order: at most `min(limit, 1000)` of them. */
+  /** The first matches in (path, line) order, paths in tree order: at most `min(limit, 1000)` of them. */
   readonly matches: ReadonlyArray<GrepMatch>
-  /** How many matching lines exist in total. */
+  /**
+   * How many matching lines exist in total; when more than `min(limit, 1000)` do, the search
+   * stops counting and this is that cap plus one, with `totalIsLowerBound` set.
+   */
   readonly totalMatches: number
+  /** True when the search stopped at its cap: at least `totalMatches` lines match. */
+  readonly totalIsLowerBound?: boolean
   /** The engine that actually ran (differs from the chosen backend after a fallback). */
   readonly engine: GrepBackendName
   /** Why the chosen backend handed the query to the JS engine, when it did. */

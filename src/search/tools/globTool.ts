@@ -1,7 +1,8 @@
 /**
  * The `glob` tool (reference §11.2): files matching a glob pattern, under one directory or every
  * workspace root, recently modified files first (newest first), then the rest by path; at most
- * 100 paths shown, the walk stopped after 1,000 matches. `.gitignore` and `.toolwrightignore`
+ * 100 paths shown (fewer when `TOOLWRIGHT_TRUNCATE_LINES` or `TOOLWRIGHT_TRUNCATE_CHARS` say so), the
+ * walk stopped after 1,000 matches (`maxCollected` option, `TOOLWRIGHT_GLOB_MAX_COLLECTED`). `.gitignore` and `.toolwrightignore`
  * are honoured, dot files included, symbolic links not followed, matching case-insensitive.
  *
  * @since 0.1.0
@@ -74,31 +75,58 @@ const relativePattern = (workspace: WorkspaceService, pattern: string, target: s
   })
 
 /** Runs the engine per root (each with its own `.toolwrightignore` base) and merges: deduplicated, capped, re-sorted. */
-const globRoots = Effect.fnUntraced(function*(workspace: WorkspaceService, pattern: string, roots: ReadonlyArray<string>) {
+const globRoots = Effect.fnUntraced(function*(workspace: WorkspaceService, pattern: string, roots: ReadonlyArray<string>, maxCollected: number) {
   const results = yield* Effect.forEach(roots, (root) => {
     const workspaceRoot = containingRoot(workspace, root)
     return globSearch({
       pattern,
       roots: [root],
-      ignore: { gitignore: true, toolwrightIgnore: true, ...(workspaceRoot ? { workspaceRoot } : {}) }
+      ignore: { gitignore: true, toolwrightIgnore: true, ...(workspaceRoot ? { workspaceRoot } : {}) },
+      maxCollected
     })
   })
   if (results.length === 1) return results[0]!
   const seen = new Set<string>()
   const entries = results.flatMap((r) => r.entries).filter((e) => (seen.has(e.path) ? false : (seen.add(e.path), true)))
-  const capped = entries.length > MAX_GLOB_COLLECTED_ENTRIES
+  const capped = entries.length > maxCollected
   const now = yield* Clock.currentTimeMillis
   const merged: GlobResult = {
-    entries: sortFileEntries(capped ? entries.slice(0, MAX_GLOB_COLLECTED_ENTRIES) : entries, now, RECENCY_THRESHOLD_MS),
+    entries: sortFileEntries(capped ? entries.slice(0, maxCollected) : entries, now, RECENCY_THRESHOLD_MS),
     hitCollectionLimit: capped || results.some((r) => r.hitCollectionLimit),
     skippedIgnoreLines: results.flatMap((r) => r.skippedIgnoreLines ?? [])
   }
   return merged
 })
 
-/** The `glob` tool over the session's workspace. @category constructors */
-export const makeGlob = Effect.gen(function*() {
+/** The environment variable that sets glob's collection cap. @category constants */
+export const GLOB_MAX_COLLECTED_ENV_VAR = "TOOLWRIGHT_GLOB_MAX_COLLECTED"
+
+/** Options of {@link makeGlobTool}. @category models */
+export interface GlobToolOptions {
+  /** Most matches collected before the walk stops; wins over `TOOLWRIGHT_GLOB_MAX_COLLECTED` (default 1,000). */
+  readonly maxCollected?: number
+  /** Where `TOOLWRIGHT_GLOB_MAX_COLLECTED` is read (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>
+}
+
+/** The collection cap: the option, else the variable (blank = unset), else 1,000; a message when the setting is not a positive integer. */
+const collectionCap = (options: GlobToolOptions): number | { readonly invalid: string } => {
+  const [value, source] = options.maxCollected !== undefined
+    ? [String(options.maxCollected), "the glob maxCollected option"]
+    : [(options.env ?? process.env)[GLOB_MAX_COLLECTED_ENV_VAR]?.trim() ?? "", GLOB_MAX_COLLECTED_ENV_VAR]
+  if (value === "") return MAX_GLOB_COLLECTED_ENTRIES
+  const n = /^\d+$/.test(value) ? Number(value) : NaN
+  if (Number.isSafeInteger(n) && n >= 1) return n
+  return {
+    invalid: `${source} is set to ${JSON.stringify(value)}, which is not a positive integer. glob cannot run until it is fixed; ` +
+      `tell the user, and use list_directory meanwhile.`
+  }
+}
+
+/** The `glob` tool with options (its collection cap). @category constructors */
+export const makeGlobTool = (options: GlobToolOptions = {}) => Effect.gen(function*() {
   const workspace = yield* Workspace
+  const cap = collectionCap(options)
 
   return defineTool({
     ...globDeclaration,
@@ -120,7 +148,10 @@ export const makeGlob = Effect.gen(function*() {
           defaultPermission: Effect.succeed("allow" as const),
           execute: () =>
             Effect.gen(function*() {
-              const result = yield* globRoots(workspace, relative.pattern, roots).pipe(
+              if (typeof cap !== "number") {
+                return yield* new GlobExecutionError({ message: `Error during glob search operation: ${cap.invalid}`, display: `Error: ${cap.invalid}` })
+              }
+              const result = yield* globRoots(workspace, relative.pattern, roots, cap).pipe(
                 Effect.catchDefect((defect) => {
                   const message = shortErrorMessage(defect)
                   return Effect.logWarning("glob: search failed", defect).pipe(Effect.andThen(Effect.fail(
@@ -129,7 +160,7 @@ export const makeGlob = Effect.gen(function*() {
                 })
               )
               const limits = yield* CurrentOutputLimits
-              const out = formatGlobResult(result, { pattern: params.pattern, location, maxLines: limits.truncateLines })
+              const out = formatGlobResult(result, { pattern: params.pattern, location, maxLines: limits.truncateLines, maxChars: limits.truncateChars })
               const data: GlobData = {
                 entries: result.entries,
                 shown: out.resultFilePaths,
@@ -142,3 +173,6 @@ export const makeGlob = Effect.gen(function*() {
       })
   })
 })
+
+/** The `glob` tool over the session's workspace (collection cap from `TOOLWRIGHT_GLOB_MAX_COLLECTED`, else 1,000). @category constructors */
+export const makeGlob = makeGlobTool()

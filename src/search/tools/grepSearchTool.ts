@@ -31,8 +31,10 @@ export { GrepSearchParams } from "./grepSearch.decl.js"
 export interface GrepSearchData {
   /** The matches in the result (up to the line cap), `path` as shown to the model. */
   readonly matches: ReadonlyArray<GrepMatch>
-  /** Matching lines in total, shown or not. */
+  /** Matching lines in total, shown or not (a lower bound when `totalIsLowerBound`). */
   readonly totalMatches: number
+  /** True when the search stopped at its cap (`min(limit, 1000)` lines): more lines match than it counted. */
+  readonly totalIsLowerBound?: boolean
   /** True when lines or characters were cut. */
   readonly truncated: boolean
   /** The engine that ran each search (one per root searched). */
@@ -107,7 +109,8 @@ const mergeResults = (primaryRoot: string, results: ReadonlyArray<GrepResult>) =
     }
   }
   const totalMatches = results.reduce((n, r) => n + r.totalMatches, 0) - duplicates
-  return { matches, totalMatches }
+  const totalIsLowerBound = results.some((r) => r.totalIsLowerBound === true)
+  return { matches, totalMatches, totalIsLowerBound }
 }
 
 /**
@@ -171,6 +174,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   {
                     matches: merged.matches,
                     totalMatches: merged.totalMatches,
+                    ...(merged.totalIsLowerBound ? { totalIsLowerBound: true } : {}),
                     engine: results[0]?.engine ?? "js",
                     ...(skippedLargeFiles.length === 0 ? {} : { skippedLargeFiles: [...new Set(skippedLargeFiles)] }),
                     skippedIgnoreLines: results.flatMap((r) => r.skippedIgnoreLines ?? [])
@@ -189,6 +193,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                 const data: GrepSearchData = {
                   matches: merged.matches.slice(0, shown),
                   totalMatches: merged.totalMatches,
+                  ...(merged.totalIsLowerBound ? { totalIsLowerBound: true } : {}),
                   truncated: out.truncated,
                   engines: results.map((r) => r.engine),
                   fallbackReasons: results.flatMap((r) => (r.fallbackReason === undefined ? [] : [r.fallbackReason])),

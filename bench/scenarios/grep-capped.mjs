@@ -1,0 +1,125 @@
+// grep_search with a match cap (the common call) and a full scan, on a 100,000-file tree, beside rg.
+//
+// Capped: `limit: 100`; the limit is rg stopped after the same 100 matching lines (killed once it has
+// printed them: parallel, unsorted, plain output — the fastest rg can give 100 lines). Full scan: a
+// pattern with one match, so nothing stops early; the limit is `rg --json -i --hidden` over the tree.
+// Pairs are interleaved (ours, rg, ours, rg…) so a change in machine load hits both sides alike.
+// Peak RSS: one capped search in a fresh process (VmHWM of that process, Node and the session included).
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { distDir, median, peakRssOf } from "../lib.mjs"
+
+export const name = "grep_search capped and full scans on 100,000 files"
+
+const FILES = 100_000
+const CAP = 100
+
+const generateTree = (root, files) => {
+  for (let i = 0; i < files; i++) {
+    const dir = path.join(root, `d${i % 100}`, `e${Math.floor(i / 100) % 100}`)
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(path.join(dir, `f${i}.txt`), i % 10 === 0 ? `alpha\nneedle ${i}\nomega\n` : `alpha\nbeta ${i}\nomega\n`)
+  }
+}
+
+const session = async (root) => {
+  const tw = await import(path.join(distDir, "index.js"))
+  const { Effect, Layer, ManagedRuntime } = await import("effect")
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "twbench-state-"))
+  const layer = tw.SessionLayer.layer({ roots: [root], stateDir, mode: "yolo" }).pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" })))
+  const rt = ManagedRuntime.make(layer)
+  const scheduler = await rt.runPromise(Effect.gen(function*() { return yield* tw.Scheduler }))
+  let n = 0
+  const call = async (toolName, args) => {
+    const result = await rt.runPromise(scheduler.runOne({ callId: String(n++), name: toolName, args }))
+    if (result._tag !== "Success") throw new Error(`${toolName} failed: ${JSON.stringify(result)}`)
+    return result
+  }
+  return { call, dispose: () => rt.dispose() }
+}
+
+/** Each fn's times, run in turn `runs` times after a warm-up round. */
+const interleaved = async (fns, runs) => {
+  for (const fn of fns) await fn()
+  const times = fns.map(() => [])
+  for (let i = 0; i < runs; i++) {
+    for (const [k, fn] of fns.entries()) {
+      const t0 = performance.now()
+      await fn()
+      times[k].push(performance.now() - t0)
+    }
+  }
+  return times
+}
+
+const rgFull = (args) => () => {
+  const r = spawnSync("rg", args, { maxBuffer: 1024 * 1024 * 1024 })
+  if (r.status !== 0 && r.status !== 1) throw new Error(`rg exited ${r.status}: ${r.stderr}`)
+}
+
+/** rg killed once it has printed `count` lines. */
+const rgFirst = (args, count) => () =>
+  new Promise((resolve, reject) => {
+    const child = spawn("rg", args, { stdio: ["ignore", "pipe", "ignore"] })
+    let lines = 0
+    child.stdout.on("data", (chunk) => {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++
+      if (lines >= count) child.kill("SIGKILL")
+    })
+    child.on("error", reject)
+    child.on("close", () => resolve(lines))
+  })
+
+const spread = (xs) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`
+
+// child mode: one capped search in a fresh process, for its peak RSS
+if (process.argv[2] === "child") {
+  const [, , , root, pattern] = process.argv
+  const s = await session(root)
+  const r = await s.call("grep_search", { pattern, limit: CAP })
+  await s.dispose()
+  process.stdout.write(JSON.stringify({ total: r.data?.totalMatches }) + "\n")
+  process.exit(0)
+}
+
+export const run = async ({ runs, smoke }) => {
+  const base = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir()
+  const root = fs.mkdtempSync(path.join(base, "twbench-grep-"))
+  const files = smoke ? 2_000 : FILES
+  generateTree(root, files)
+  const s = await session(root)
+  const rows = []
+  const size = `${files.toLocaleString("en")} files`
+  const reps = smoke ? 1 : runs * 2
+  const self = fileURLToPath(import.meta.url)
+  for (const [label, pattern] of [["common word", "alpha"], ["frequent regex", "(beta|needle) \\d+"]]) {
+    const [ours, limit] = await interleaved([
+      () => s.call("grep_search", { pattern, limit: CAP }),
+      rgFirst(["-i", "--hidden", "-e", pattern, root], CAP)
+    ], reps)
+    const { peakKb } = await peakRssOf([self, "child", root, pattern])
+    const m = median(ours)
+    const l = median(limit)
+    rows.push({
+      scenario: `grep_search capped at ${CAP}: ${label}`, size, ours: m, limit: l, unit: "ms",
+      limitName: `rg stopped after ${CAP} lines`, ratio: m / l,
+      note: `pattern ${JSON.stringify(pattern)}; peak RSS ${(peakKb / 1024).toFixed(0)} MiB (fresh process, target ≤ 150 MB); spread of ${reps} runs: ours ${spread(ours)}, rg ${spread(limit)} ms; target ≤ 1.5×`
+    })
+  }
+  const rare = "needle 99990"
+  const [ours, limit] = await interleaved([
+    () => s.call("grep_search", { pattern: rare }),
+    rgFull(["--json", "-i", "--hidden", "-e", rare, root])
+  ], smoke ? 1 : runs)
+  rows.push({
+    scenario: "grep_search full scan (one match)", size, ours: median(ours), limit: median(limit), unit: "ms",
+    limitName: "rg --json -i --hidden (same job)", ratio: median(ours) / median(limit),
+    note: `spread of ${smoke ? 1 : runs} runs: ours ${spread(ours)}, rg ${spread(limit)} ms; target ≤ 1.1×`
+  })
+  await s.dispose()
+  fs.rmSync(root, { recursive: true, force: true })
+  return rows
+}
