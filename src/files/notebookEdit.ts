@@ -120,6 +120,7 @@ export const makeNotebookEdit = Effect.gen(function*() {
 
   return defineTool({
     ...notebookEditDeclaration,
+    resolvesOwnPaths: true,
     validate,
     invoke: (params) =>
       Effect.gen(function*() {

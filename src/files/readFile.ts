@@ -80,6 +80,7 @@ export const makeReadFile = Effect.gen(function*() {
 
   return defineTool({
     ...readFileDeclaration,
+    resolvesOwnPaths: true,
     validate,
     invoke: (params) =>
       Effect.gen(function*() {

@@ -102,6 +102,7 @@ export const makeGlob = Effect.gen(function*() {
 
   return defineTool({
     ...globDeclaration,
+    resolvesOwnPaths: true,
     validate,
     invoke: (params) =>
       Effect.gen(function*() {
