@@ -25,8 +25,6 @@ const isNotebook = (file: string) => path.extname(unescapePath(file)).toLowerCas
 
 const validate = (p: typeof ReadFileParams.Type): string | undefined => {
   if (unescapePath(p.file_path) === "") return "The 'file_path' parameter must be non-empty."
-  if (p.offset !== undefined && p.offset < 0) return "Offset must be a non-negative integer"
-  if (p.limit !== undefined && p.limit <= 0) return "Limit must be a positive integer"
   const pages = p.pages !== undefined && p.pages.trim() !== "" ? p.pages : undefined
   if (isNotebook(p.file_path)) {
     if (p.offset !== undefined || p.limit !== undefined) {

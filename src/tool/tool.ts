@@ -157,6 +157,12 @@ export interface ToolSpec<Name extends string, P extends ToolParams, A, E, BE> {
    * has no workspace and resolves nothing.
    */
   readonly resolvesOwnPaths?: boolean | undefined
+  /**
+   * Old param names still accepted, each mapped to its current name (`{ taskId: "task_id" }`):
+   * `build` renames them before decoding. Models see only the current names; an alias is kept for
+   * one minor version after a rename. Passing both an alias and its name is invalid.
+   */
+  readonly paramAliases?: Readonly<Record<string, string>> | undefined
   readonly invoke: (params: P["Type"]) => Effect.Effect<InvocationSpec<A, E>, BE>
 }
 
@@ -358,6 +364,21 @@ const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
 const DECODE_OPTIONS = { errors: "all", onExcessProperty: "error" } as const
 
+/** Raw args with deprecated param names renamed to the current ones (see {@link ToolSpec.paramAliases}). */
+const renameAliases = (args: unknown, aliases: Readonly<Record<string, string>>): unknown | InvalidToolParams => {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return args
+  const given = args as Record<string, unknown>
+  const used = Object.keys(aliases).filter((alias) => Object.hasOwn(given, alias))
+  if (used.length === 0) return args
+  const both = used.find((alias) => Object.hasOwn(given, aliases[alias]!))
+  if (both !== undefined) {
+    return new InvalidToolParams({
+      message: `params.${both}: is the deprecated name of ${aliases[both]}, which is given too; pass ${aliases[both]} only.`
+    })
+  }
+  return Object.fromEntries(Object.entries(given).map(([key, value]) => [Object.hasOwn(aliases, key) ? aliases[key]! : key, value]))
+}
+
 /** Turns a Schema decoding failure into a message that names each field and its problem. @category errors */
 export const describeSchemaError = (error: Schema.SchemaError): string =>
   formatIssues(error.issue).issues.map((issue) => {
@@ -430,11 +451,13 @@ export const defineTool = <const Name extends string, P extends ToolParams, A, E
   const build = (args: unknown, context?: BuildContext): Effect.Effect<Invocation<P["Type"], A, E>, BuildError | BE> => {
     // Params schemas are synchronous, so decode without a fiber on the hot path; a schema that
     // needs effects (an async default, say) falls back to the effectful decoder.
-    const decoded = decodeSync(args ?? {}, DECODE_OPTIONS)
+    const given = spec.paramAliases === undefined ? args ?? {} : renameAliases(args ?? {}, spec.paramAliases)
+    if (given instanceof InvalidToolParams) return Effect.fail(given)
+    const decoded = decodeSync(given, DECODE_OPTIONS)
     if (Exit.isSuccess(decoded)) return withParams(decoded.value, context)
     const error = Cause.findErrorOption(decoded.cause)
     if (error._tag === "Some") return Effect.fail(invalid(error.value))
-    return Effect.flatMap(Effect.mapError(decode(args ?? {}, DECODE_OPTIONS), invalid), (params) => withParams(params, context))
+    return Effect.flatMap(Effect.mapError(decode(given, DECODE_OPTIONS), invalid), (params) => withParams(params, context))
   }
   return {
     ...info,

@@ -368,8 +368,8 @@ describe("read_file: every error code", () => {
     Effect.gen(function*() {
       const w = yield* fileWorld()
       const file = w.file("v.txt", "x")
-      assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: file, offset: -1 }))).message, "Offset must be a non-negative integer")
-      assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: file, limit: 0 }))).message, "Limit must be a positive integer")
+      assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: file, offset: -1 }))).message, "params.offset: Offset must be a non-negative integer")
+      assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: file, limit: 0 }))).message, "params.limit: Limit must be a positive integer")
       assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: "  " }))).message, "The 'file_path' parameter must be non-empty.")
     }))
 })
