@@ -21,7 +21,14 @@ export const ReadFileParams = Schema.Struct({
     })
   ),
   pages: Schema.optionalKey(
-    Schema.String.annotate({ description: "PDF only: 1-based page range of at most 20 pages, e.g. \"3\" or \"1-5\"." })
+    Schema.String.annotate({
+      description: "PDF only: 1-based page range of at most 20 pages, e.g. \"3\" or \"1-5\"; only those pages are attached."
+    })
+  ),
+  line_numbers: Schema.optionalKey(
+    Schema.Boolean.annotate({
+      description: "Prefix each line with its 1-based line number and a tab, like `cat -n` (default false). The prefix is not part of the file: leave it out of edit's old_string."
+    })
   )
 })
 

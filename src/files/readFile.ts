@@ -122,10 +122,12 @@ export const makeReadFile = Effect.gen(function*() {
                 limit: params.limit ?? (Number.isFinite(limits.truncateLines) ? limits.truncateLines : Number.MAX_SAFE_INTEGER),
                 charLimit: Number.isFinite(limits.truncateChars) ? limits.truncateChars : Number.MAX_SAFE_INTEGER,
                 pages: Option.fromNullishOr(pages),
-                legacyEncoding: settings.legacyEncoding
+                legacyEncoding: settings.legacyEncoding,
+                lineNumbers: params.line_numbers === true
               })
               yield* cache.recordRead(abs, stats, {
                 full: full && !outcome.truncated,
+                ...(full && outcome.truncated ? { truncated: true } : {}),
                 cacheable: outcome.cacheable,
                 ...(outcome.lines !== undefined ? { lines: outcome.lines } : {})
               })
