@@ -74,6 +74,7 @@ export const makeEdit = Effect.gen(function*() {
 
   return defineTool({
     ...editDeclaration,
+    resolvesOwnPaths: true,
     toAutoClassifierInput: (p) => {
       const oldPreview = preview(p.old_string)
       const newPreview = preview(p.new_string)

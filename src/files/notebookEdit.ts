@@ -92,6 +92,13 @@ export const notebookGuard = (ctx: MutationContext, p: string): PriorGuard<Guard
     }
     if (status.state === "fresh" && status.entry.lastReadAt !== undefined) {
       if (status.entry.lastReadWasFull) return
+      if (status.entry.lastReadTruncated !== true) {
+        return yield* new EditRequiresPriorRead({
+          message: `Notebook ${p} has only been seen in part in this session (a grep_search hit shows a few lines, not the cells). ` +
+            `Read it with the read_file tool first, without offset or limit, then retry the edit.`,
+          display: "only partly seen; read_file the notebook before editing cells."
+        })
+      }
       return yield* new EditRequiresPriorRead({
         message: `Notebook ${p} is too large for cell-level editing because its rendered output was truncated when read. Reduce the notebook output size or split the notebook before editing cells.`,
         display: "notebook read was truncated; cannot edit cells."
@@ -120,6 +127,7 @@ export const makeNotebookEdit = Effect.gen(function*() {
 
   return defineTool({
     ...notebookEditDeclaration,
+    resolvesOwnPaths: true,
     validate,
     invoke: (params) =>
       Effect.gen(function*() {

@@ -1,9 +1,12 @@
 /**
- * PDF page ranges for read_file: parsing and validating `pages` (reference §5.2) and counting a
+ * PDF page ranges for read_file: parsing and validating `pages` (reference §5.2), taking those pages
+ * out of the document (pdf-lib), and counting a
  * document's pages when its page tree is readable without decompression.
  *
  * @since 0.1.0
  */
+import * as Effect from "effect/Effect"
+import { InvalidToolParams, ReadContentFailure } from "../tool/index.js"
 
 /** Most pages one read may ask for. @category constants */
 export const MAX_PDF_PAGES_PER_READ = 20
@@ -63,3 +66,40 @@ export const countPdfPages = (bytes: Uint8Array): number | undefined => {
   const pages = text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0
   return pages > 0 ? pages : undefined
 }
+
+const firstLine = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
+
+/**
+ * A new PDF holding only `range` of `bytes` (pdf-lib, loaded on first use), and the source's page
+ * count. A range past the end is `invalid_tool_params`; a document pdf-lib cannot parse (encrypted,
+ * damaged) is `read_content_failure`, telling the model to read it without pages.
+ * @category extracting
+ */
+export const extractPdfPages = Effect.fnUntraced(function*(bytes: Uint8Array, range: PageRange, name: string) {
+  const { PDFDocument } = yield* Effect.promise(() => import("pdf-lib"))
+  const unreadable = (cause: unknown) =>
+    new ReadContentFailure({
+      message: `Could not take pages ${range.first}-${range.last} out of ${name}: pdf-lib cannot parse it (${firstLine(cause)}). ` +
+        `Read it without pages to get the whole document (up to 100 MB).`,
+      display: `Cannot extract PDF pages: ${firstLine(cause)}`
+    })
+  const source = yield* Effect.tryPromise({ try: () => PDFDocument.load(bytes, { updateMetadata: false }), catch: unreadable })
+  // pdf-lib throws here, not in load, on a document without a usable catalog
+  const count = yield* Effect.try({ try: () => source.getPageCount(), catch: unreadable })
+  if (range.last > count) {
+    return yield* new InvalidToolParams({
+      message: `Page range ${range.first}-${range.last} is outside ${name}, which has ${count} pages. Use pages within 1-${count}.`,
+      display: `Pages beyond the end of the document (${count} pages).`
+    })
+  }
+  const indices = Array.from({ length: range.last - range.first + 1 }, (_, i) => range.first - 1 + i)
+  const extracted = yield* Effect.tryPromise({
+    try: async () => {
+      const out = await PDFDocument.create()
+      for (const page of await out.copyPages(source, indices)) out.addPage(page)
+      return out.save()
+    },
+    catch: unreadable
+  })
+  return { bytes: extracted, count }
+})

@@ -11,11 +11,24 @@ import { declareTool, descriptionFile, Kind, PathParam } from "../tool/index.js"
 export const ReadFileParams = Schema.Struct({
   file_path: PathParam("The file to read: absolute, or relative to the first workspace root."),
   offset: Schema.optionalKey(
-    Schema.Int.annotate({ description: "0-based line to start reading from (0 or more). Use with limit for long files." })
+    Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "Offset must be a non-negative integer" })).annotate({
+      description: "0-based line to start reading from (0 or more). Use with limit for long files."
+    })
   ),
-  limit: Schema.optionalKey(Schema.Int.annotate({ description: "Number of lines to read (1 or more)." })),
+  limit: Schema.optionalKey(
+    Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "Limit must be a positive integer" })).annotate({
+      description: "Number of lines to read (1 or more)."
+    })
+  ),
   pages: Schema.optionalKey(
-    Schema.String.annotate({ description: "PDF only: 1-based page range of at most 20 pages, e.g. \"3\" or \"1-5\"." })
+    Schema.String.annotate({
+      description: "PDF only: 1-based page range of at most 20 pages, e.g. \"3\" or \"1-5\"; only those pages are attached."
+    })
+  ),
+  line_numbers: Schema.optionalKey(
+    Schema.Boolean.annotate({
+      description: "Prefix each line with its 1-based line number and a tab, like `cat -n` (default false). The prefix is not part of the file: leave it out of edit's old_string."
+    })
   )
 })
 

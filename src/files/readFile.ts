@@ -25,8 +25,6 @@ const isNotebook = (file: string) => path.extname(unescapePath(file)).toLowerCas
 
 const validate = (p: typeof ReadFileParams.Type): string | undefined => {
   if (unescapePath(p.file_path) === "") return "The 'file_path' parameter must be non-empty."
-  if (p.offset !== undefined && p.offset < 0) return "Offset must be a non-negative integer"
-  if (p.limit !== undefined && p.limit <= 0) return "Limit must be a positive integer"
   const pages = p.pages !== undefined && p.pages.trim() !== "" ? p.pages : undefined
   if (isNotebook(p.file_path)) {
     if (p.offset !== undefined || p.limit !== undefined) {
@@ -80,6 +78,7 @@ export const makeReadFile = Effect.gen(function*() {
 
   return defineTool({
     ...readFileDeclaration,
+    resolvesOwnPaths: true,
     validate,
     invoke: (params) =>
       Effect.gen(function*() {
@@ -123,10 +122,12 @@ export const makeReadFile = Effect.gen(function*() {
                 limit: params.limit ?? (Number.isFinite(limits.truncateLines) ? limits.truncateLines : Number.MAX_SAFE_INTEGER),
                 charLimit: Number.isFinite(limits.truncateChars) ? limits.truncateChars : Number.MAX_SAFE_INTEGER,
                 pages: Option.fromNullishOr(pages),
-                legacyEncoding: settings.legacyEncoding
+                legacyEncoding: settings.legacyEncoding,
+                lineNumbers: params.line_numbers === true
               })
               yield* cache.recordRead(abs, stats, {
                 full: full && !outcome.truncated,
+                ...(full && outcome.truncated ? { truncated: true } : {}),
                 cacheable: outcome.cacheable,
                 ...(outcome.lines !== undefined ? { lines: outcome.lines } : {})
               })

@@ -22,7 +22,7 @@ import {
   text
 } from "../tool/index.js"
 import { parseNotebook, renderNotebook } from "./notebook.js"
-import { countPdfPages, parsePages } from "./pdf.js"
+import { countPdfPages, extractPdfPages, parsePages } from "./pdf.js"
 import { FIRST_CHUNK_BYTES, MAX_CHUNK_BYTES, pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
 import type { FileKind } from "./sniff.js"
 
@@ -82,7 +82,13 @@ export interface ReadRequest {
   readonly charLimit: number
   readonly pages: Option.Option<string>
   readonly legacyEncoding: string | undefined
+  /** Prefix each text line with its 1-based number, `cat -n` style. */
+  readonly lineNumbers?: boolean | undefined
 }
+
+/** `cat -n`'s prefix: the 1-based line number right-aligned in 6 columns, then a tab. @category formatting */
+export const numberLines = (content: string, firstLine: number): string =>
+  content === "" ? content : content.split("\n").map((line, i) => `${String(firstLine + i).padStart(6)}\t${line}`).join("\n")
 
 /** Every error a read can fail with after the stat. @category errors */
 export type ReadKindError = FileTooLarge | InvalidToolParams | PermissionDenied | ReadContentFailure
@@ -124,7 +130,8 @@ const pageOf = (r: ReadRequest): Effect.Effect<TextPage, PermissionDenied | Read
     ? Effect.sync(() => pageBytes(r.head, r, r.legacyEncoding))
     : Effect.map(readAll(r), (bytes) => pageBytes(bytes, r, r.legacyEncoding))
 
-const textOutcome = (r: ReadRequest, p: TextPage, kind: "text" | "svg"): Effect.Effect<ReadOutcome, InvalidToolParams> => {
+const textOutcome = (r: ReadRequest, page: TextPage, kind: "text" | "svg"): Effect.Effect<ReadOutcome, InvalidToolParams> => {
+  const p = r.lineNumbers === true ? { ...page, content: numberLines(page.content, page.start) } : page
   if (p.totalKnown && p.total > 0 && r.offset >= p.total) {
     return Effect.fail(new InvalidToolParams({
       message: `Offset ${r.offset} is past the end of ${r.rel}, which has ${p.total} lines. Use an offset below ${p.total}.`,
@@ -166,18 +173,20 @@ const readPdf = Effect.fnUntraced(function*(r: ReadRequest) {
     return yield* tooLarge("File size exceeds the 512MB limit for PDF files.")
   }
   const bytes = yield* readAll(r)
-  const count = countPdfPages(bytes)
-  let note = count === undefined ? `PDF document ${r.rel}.` : `PDF document ${r.rel} (${count} pages).`
   if (Option.isSome(range) && range.value._tag === "Range") {
+    const extracted = yield* extractPdfPages(bytes, range.value.range, r.rel)
     const { first, last } = range.value.range
-    if (count !== undefined && last > count) {
-      return yield* new InvalidToolParams({
-        message: `Page range ${first}-${last} is outside ${r.rel}, which has ${count} pages. Use pages within 1-${count}.`,
-        display: `Pages beyond the end of the document (${count} pages).`
-      })
-    }
-    note += ` Pages ${first}-${last} requested: the document is attached whole; read those pages in it.`
+    const note = `PDF document ${r.rel} (${extracted.count} pages): pages ${first}-${last}, extracted as a document of ${last - first + 1} pages.`
+    return {
+      parts: [text(note), { type: "file", data: Buffer.from(extracted.bytes).toString("base64"), mimeType: "application/pdf" }],
+      display: `Read PDF file: ${path.basename(r.abs)}, pages ${first}-${last} of ${extracted.count}`,
+      data: { path: r.abs, kind: "pdf", mimeType: "application/pdf", pages: extracted.count },
+      truncated: false,
+      cacheable: false
+    } satisfies ReadOutcome
   }
+  const count = countPdfPages(bytes)
+  const note = count === undefined ? `PDF document ${r.rel}.` : `PDF document ${r.rel} (${count} pages).`
   return {
     parts: [text(note), { type: "file", data: Buffer.from(bytes).toString("base64"), mimeType: "application/pdf" }],
     display: `Read PDF file: ${path.basename(r.abs)}`,

@@ -104,6 +104,7 @@ export const makeWriteFile = Effect.gen(function*() {
 
   return defineTool({
     ...writeFileDeclaration,
+    resolvesOwnPaths: true,
     toAutoClassifierInput: (p) =>
       JSON.stringify({
         file_path: p.file_path,

@@ -15,7 +15,7 @@ export const TaskCreateParams = Schema.Struct({
   description: DescriptionParam(
     `What needs to be done and how to tell it is done, at most ${MAX_DESCRIPTION_CHARS} characters.`
   ),
-  activeForm: Schema.optionalKey(ActiveFormParam),
+  active_form: Schema.optionalKey(ActiveFormParam),
   metadata: Schema.optionalKey(MetadataParam("Free-form data to keep with the task (JSON object)."))
 })
 
@@ -25,5 +25,6 @@ export const taskCreateDeclaration = declareTool({
   displayName: "TaskCreate",
   kind: Kind.Other,
   description: descriptionFile(import.meta.url, "taskCreate.md"),
-  params: TaskCreateParams
+  params: TaskCreateParams,
+  paramAliases: { activeForm: "active_form" }
 })

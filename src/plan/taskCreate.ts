@@ -49,7 +49,8 @@ export const makeTaskCreate = Effect.gen(function*() {
           Effect.gen(function*() {
             const now = yield* Clock.currentTimeMillis
             const task = yield* store.modify((board) => {
-              const created = createTask(board, params, now)
+              const { active_form: activeForm, ...rest } = params
+              const created = createTask(board, { ...rest, activeForm }, now)
               return Result.succeed({ value: created.task, board: created.board })
             })
             return textResult<Task>(`Task #${task.id} created: "${task.subject}"`, { data: task })

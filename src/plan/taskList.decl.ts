@@ -13,7 +13,7 @@ import { TaskIdParam } from "./taskParams.js"
 export const TaskListParams = Schema.Struct({
   status: Schema.optionalKey(Schema.Literals(TASK_STATUSES).annotate({ description: "Only tasks with this status." })),
   owner: Schema.optionalKey(Schema.String.annotate({ description: "Only tasks owned by exactly this owner." })),
-  blockedBy: Schema.optionalKey(TaskIdParam("Only tasks blocked by the task with this id."))
+  blocked_by: Schema.optionalKey(TaskIdParam("Only tasks blocked by the task with this id."))
 })
 
 /** The declaration of `task_list`. @category declarations */
@@ -22,5 +22,6 @@ export const taskListDeclaration = declareTool({
   displayName: "TaskList",
   kind: Kind.Read,
   description: descriptionFile(import.meta.url, "taskList.md"),
-  params: TaskListParams
+  params: TaskListParams,
+  paramAliases: { blockedBy: "blocked_by" }
 })

@@ -31,14 +31,14 @@ export const makeTaskList = Effect.gen(function*() {
   const store = makeTaskBoardStore(yield* Workspace)
   return defineTool({
     ...taskListDeclaration,
-    validate: (params) => firstInvalidId([params.blockedBy]),
+    validate: (params) => firstInvalidId([params.blocked_by]),
     invoke: (params) =>
       Effect.succeed({
         description: "List tasks" + Object.entries(params).map(([k, v]) => ` ${k}: ${String(v)}`).join(","),
         execute: () =>
           Effect.gen(function*() {
             const board = yield* store.read
-            const tasks = listTasks(board, params)
+            const tasks = listTasks(board, { status: params.status, owner: params.owner, blockedBy: params.blocked_by })
             const text = tasks.length === 0 ? NO_TASKS : tasks.map((task) => taskLine(board, task)).join("\n")
             return textResult<TaskListData>(text, { data: { tasks } })
           })

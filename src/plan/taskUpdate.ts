@@ -26,7 +26,7 @@ export type TaskUpdateData = { readonly _tag: "Deleted"; readonly id: string } |
 
 /** One line for the call: `Task #3 → completed owner: alice`. @category texts */
 export const updateDescription = (params: typeof TaskUpdateParams.Type): string =>
-  `Task #${params.taskId}${params.status !== undefined ? ` → ${params.status}` : ""}` +
+  `Task #${params.task_id}${params.status !== undefined ? ` → ${params.status}` : ""}` +
   (params.owner !== undefined ? ` owner: ${params.owner === "" ? "(none)" : params.owner}` : "")
 
 /** What the person approving sees: every change the call makes. @category texts */
@@ -35,12 +35,12 @@ export const updatePrompt = (params: typeof TaskUpdateParams.Type): string => {
   if (params.status !== undefined) lines.push(params.status === "deleted" ? "delete the task" : `status → ${params.status}`)
   if (params.owner !== undefined) lines.push(params.owner === "" ? "unassign the owner" : `owner → ${params.owner}`)
   if (params.subject !== undefined) lines.push(`subject → ${params.subject}`)
-  if (params.activeForm !== undefined) lines.push(`activeForm → ${params.activeForm}`)
+  if (params.active_form !== undefined) lines.push(`active_form → ${params.active_form}`)
   if (params.description !== undefined) lines.push(`description →\n${params.description}`)
   if (params.metadata !== undefined) lines.push(`metadata ← ${JSON.stringify(params.metadata)}`)
-  if (params.addBlocks?.length) lines.push(`blocks ${params.addBlocks.map((b) => `#${b}`).join(", ")}`)
-  if (params.addBlockedBy?.length) lines.push(`blocked by ${params.addBlockedBy.map((b) => `#${b}`).join(", ")}`)
-  return `Update task #${params.taskId}:\n${lines.length > 0 ? lines.map((l) => `- ${l}`).join("\n") : "- (no changes)"}`
+  if (params.add_blocks?.length) lines.push(`blocks ${params.add_blocks.map((b) => `#${b}`).join(", ")}`)
+  if (params.add_blocked_by?.length) lines.push(`blocked by ${params.add_blocked_by.map((b) => `#${b}`).join(", ")}`)
+  return `Update task #${params.task_id}:\n${lines.length > 0 ? lines.map((l) => `- ${l}`).join("\n") : "- (no changes)"}`
 }
 
 /**
@@ -53,7 +53,7 @@ export const makeTaskUpdate = Effect.gen(function*() {
   const caller = sessionOwner((yield* Session).id)
   return defineTool({
     ...taskUpdateDeclaration,
-    validate: (params) => firstInvalidId([params.taskId, ...(params.addBlocks ?? []), ...(params.addBlockedBy ?? [])]),
+    validate: (params) => firstInvalidId([params.task_id, ...(params.add_blocks ?? []), ...(params.add_blocked_by ?? [])]),
     toAutoClassifierInput: (params) => JSON.stringify(params),
     invoke: (params) =>
       Effect.succeed({
@@ -63,7 +63,8 @@ export const makeTaskUpdate = Effect.gen(function*() {
         execute: () =>
           Effect.gen(function*() {
             const now = yield* Clock.currentTimeMillis
-            const { taskId, ...patch } = params
+            const { active_form, add_blocked_by, add_blocks, task_id: taskId, ...rest } = params
+            const patch = { ...rest, activeForm: active_form, addBlocks: add_blocks, addBlockedBy: add_blocked_by }
             const outcome = yield* store.modify((board) =>
               updateTask(board, taskId, patch, caller, now).pipe(
                 Result.map((outcome) => ({ value: outcome, board: outcome.board })),

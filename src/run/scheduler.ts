@@ -14,7 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../output/index.js"
 import { ToolRegistry } from "../registry/index.js"
-import { locateParam, Workspace } from "../session/index.js"
+import { locateParam, locateWritableParam, Workspace } from "../session/index.js"
 import {
   type CallFailure,
   type CallResult,
@@ -189,8 +189,8 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
   const rules = options.rules ?? []
   const maxConcurrency = Math.max(1, options.maxConcurrency ?? 10)
 
-  // Tools with path params but no locations of their own get them resolved once, in build.
-  const buildContext = { locate: locateParam(workspace) }
+  // Path params are resolved once, in build: a custom tool's before its invoke, a built-in's only when it reports no locations.
+  const buildContext = { locate: locateParam(workspace), locateWritable: locateWritableParam(workspace) }
 
   const prepare = Effect.fnUntraced(function*(call: ToolCall) {
     const fail = (error: ToolError, paths: ReadonlyArray<string> = []): Prepared => ({ _tag: "Done", result: failureOf(call, error), paths })

@@ -5,7 +5,7 @@
  */
 export { type SessionEvent, SessionEvents, type SessionLogLevel } from "./events.js"
 export type { LineRange } from "./lineRanges.js"
-export { locateParam, realLocation, realLocations } from "./location.js"
+export { locateParam, locateWritableParam, realLocation, realLocations } from "./location.js"
 export { displayPath, unescapePath } from "./paths.js"
 export { checkPriorRead, type PriorReadError } from "./priorRead.js"
 export {

@@ -38,3 +38,11 @@ export const realLocations = (paths: ReadonlyArray<string>): Effect.Effect<Reado
  */
 export const locateParam = (workspace: WorkspaceService) => (input: string): Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams> =>
   Effect.flatMap(workspace.resolveReadable(input), realLocation)
+
+/**
+ * {@link locateParam} for a path a call will write: inside a workspace root only (the read-only
+ * directories are refused).
+ * @category paths
+ */
+export const locateWritableParam = (workspace: WorkspaceService) => (input: string): Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams> =>
+  Effect.flatMap(workspace.resolve(input), realLocation)

@@ -68,6 +68,8 @@ export interface FileReadEntry {
   readonly readResidentInHistory: boolean
   /** With `readEvidence: "ranges"`: the 1-based line ranges seen at this fingerprint, merged. */
   readonly seenLines?: ReadonlyArray<LineRange>
+  /** A whole-file read of these bytes was cut (see {@link RecordReadOptions.truncated}); a partial read (a grep hit) is not. */
+  readonly lastReadTruncated?: boolean
 }
 
 /** Result of `check`: never seen, seen but the fingerprint drifted, or seen and unchanged. @category models */
@@ -97,6 +99,8 @@ export interface RecordReadOptions {
   readonly cacheable: boolean
   /** With `readEvidence: "ranges"`: the lines shown (1-based, inclusive); a full read implies all. */
   readonly lines?: LineRange
+  /** A whole-file read (no offset/limit/pages) whose output was cut: the file is too large to show whole. */
+  readonly truncated?: boolean
 }
 
 /** The operations of one session's read cache. @category models */
@@ -239,6 +243,7 @@ export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Ef
             lastReadWasFull: same ? existing.lastReadWasFull || read.full : read.full,
             lastReadCacheable: same ? existing.lastReadCacheable || read.cacheable : read.cacheable,
             readResidentInHistory: read.full || (existing?.readResidentInHistory ?? false),
+            ...((same && existing.lastReadTruncated === true) || read.truncated === true ? { lastReadTruncated: true } : {}),
             ...(ranges ? { seenLines } : {})
           }
         })

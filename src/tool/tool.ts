@@ -12,7 +12,7 @@ import * as SchemaIssue from "effect/SchemaIssue"
 import { unescapePath } from "./unescapePath.js"
 import { pathFieldsOf } from "./annotations.js"
 import { InvalidToolParams, type PathNotInWorkspace, type PermissionDenied } from "./errors.js"
-import { CONCURRENCY_SAFE_KINDS, type Kind } from "./kind.js"
+import { CONCURRENCY_SAFE_KINDS, type Kind, MUTATOR_KINDS } from "./kind.js"
 import type { ConfirmationDetails, ConfirmationOutcome, Permission } from "./permission.js"
 import type { Display, ToolResult } from "./result.js"
 
@@ -147,6 +147,22 @@ export interface ToolSpec<Name extends string, P extends ToolParams, A, E, BE> {
   /** What an automatic approval classifier may see of the params. Default `''`: nothing leaks. */
   readonly toAutoClassifierInput?: ((params: P["Type"]) => string) | undefined
   readonly validate?: ((params: P["Type"]) => string | undefined) | undefined
+  /**
+   * The tool resolves its path params itself (the built-ins do: shell escapes, `~`, their own
+   * boundary checks) and reports its `locations`; the framework passes the params as given.
+   * Default false: in a session (a call through the scheduler), every path param
+   * (`PathParam`) is resolved before `invoke` — relative to the first workspace root,
+   * symbolic links followed, inside the workspace (`path_not_in_workspace` otherwise, the same
+   * errors as the built-ins) — and `invoke` receives the real absolute path. A direct `call`
+   * has no workspace and resolves nothing.
+   */
+  readonly resolvesOwnPaths?: boolean | undefined
+  /**
+   * Old param names still accepted, each mapped to its current name (`{ taskId: "task_id" }`):
+   * `build` renames them before decoding. Models see only the current names; an alias is kept for
+   * one minor version after a rename. Passing both an alias and its name is invalid.
+   */
+  readonly paramAliases?: Readonly<Record<string, string>> | undefined
   readonly invoke: (params: P["Type"]) => Effect.Effect<InvocationSpec<A, E>, BE>
 }
 
@@ -219,6 +235,11 @@ const makeInvocation = Invocation as unknown as InvocationConstructor
 export interface BuildContext {
   /** Resolves a path as a model wrote it (relative to the first root, inside the workspace) to its real path. */
   readonly locate: (path: string) => Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams>
+  /**
+   * The same for a path a tool of a mutating Kind (edit, delete, move, execute) will write: only the
+   * workspace roots, not the read-only directories. Default: `locate`.
+   */
+  readonly locateWritable?: ((path: string) => Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams>) | undefined
 }
 
 /** The errors of `build` besides the tool's own: bad args, or a path param that does not resolve. @category models */
@@ -244,6 +265,26 @@ const withLocations = <A, E>(
   return Effect.map(
     Effect.forEach([...new Set(values)], context.locate),
     (located) => ({ ...spec, locations: [...new Set(located)] })
+  )
+}
+
+/**
+ * A tool's path params resolved by the framework (see {@link ToolSpec.resolvesOwnPaths}): each
+ * string value replaced by the real path `locate` gives it, and those paths as the locations.
+ */
+const resolvePathParams = <P>(
+  params: P,
+  pathFields: ReadonlyArray<string>,
+  locate: BuildContext["locate"]
+): Effect.Effect<{ readonly params: P; readonly locations: ReadonlyArray<string> }, BuildError> => {
+  const given = params as Record<string, unknown>
+  const fields = pathFields.filter((key) => typeof given[key] === "string" && given[key] !== "")
+  return Effect.map(
+    Effect.forEach(fields, (key) => locate(given[key] as string)),
+    (real) => ({
+      params: { ...given, ...Object.fromEntries(fields.map((key, i) => [key, real[i]])) } as P,
+      locations: [...new Set(real)]
+    })
   )
 }
 
@@ -323,6 +364,21 @@ const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
 const DECODE_OPTIONS = { errors: "all", onExcessProperty: "error" } as const
 
+/** Raw args with deprecated param names renamed to the current ones (see {@link ToolSpec.paramAliases}). */
+const renameAliases = (args: unknown, aliases: Readonly<Record<string, string>>): unknown | InvalidToolParams => {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return args
+  const given = args as Record<string, unknown>
+  const used = Object.keys(aliases).filter((alias) => Object.hasOwn(given, alias))
+  if (used.length === 0) return args
+  const both = used.find((alias) => Object.hasOwn(given, aliases[alias]!))
+  if (both !== undefined) {
+    return new InvalidToolParams({
+      message: `params.${both}: is the deprecated name of ${aliases[both]}, which is given too; pass ${aliases[both]} only.`
+    })
+  }
+  return Object.fromEntries(Object.entries(given).map(([key, value]) => [Object.hasOwn(aliases, key) ? aliases[key]! : key, value]))
+}
+
 /** Turns a Schema decoding failure into a message that names each field and its problem. @category errors */
 export const describeSchemaError = (error: Schema.SchemaError): string =>
   formatIssues(error.issue).issues.map((issue) => {
@@ -374,20 +430,34 @@ export const defineTool = <const Name extends string, P extends ToolParams, A, E
   const withParams = (params: P["Type"], context: BuildContext | undefined): Effect.Effect<Invocation<P["Type"], A, E>, BuildError | BE> => {
     const problem = spec.validate?.(params)
     if (problem !== undefined) return Effect.fail(new InvalidToolParams({ message: problem }))
-    return spec.invoke(params).pipe(
-      Effect.flatMap((invocation) => withLocations(invocation, info.pathFields, params, context)),
-      Effect.map((invocation) => new makeInvocation<P["Type"], A, E>(info, params, invocation))
-    )
+    if (spec.resolvesOwnPaths === true || context === undefined || info.pathFields.length === 0) {
+      return spec.invoke(params).pipe(
+        Effect.flatMap((invocation) => withLocations(invocation, info.pathFields, params, context)),
+        Effect.map((invocation) => new makeInvocation<P["Type"], A, E>(info, params, invocation))
+      )
+    }
+    const locate = MUTATOR_KINDS.has(info.kind) ? context.locateWritable ?? context.locate : context.locate
+    return Effect.flatMap(resolvePathParams(params, info.pathFields, locate), (resolved) =>
+      Effect.map(
+        spec.invoke(resolved.params),
+        (invocation) =>
+          new makeInvocation<P["Type"], A, E>(info, resolved.params, {
+            ...invocation,
+            locations: invocation.locations ?? resolved.locations
+          })
+      ))
   }
   const invalid = (error: Schema.SchemaError) => new InvalidToolParams({ message: describeSchemaError(error) })
   const build = (args: unknown, context?: BuildContext): Effect.Effect<Invocation<P["Type"], A, E>, BuildError | BE> => {
     // Params schemas are synchronous, so decode without a fiber on the hot path; a schema that
     // needs effects (an async default, say) falls back to the effectful decoder.
-    const decoded = decodeSync(args ?? {}, DECODE_OPTIONS)
+    const given = spec.paramAliases === undefined ? args ?? {} : renameAliases(args ?? {}, spec.paramAliases)
+    if (given instanceof InvalidToolParams) return Effect.fail(given)
+    const decoded = decodeSync(given, DECODE_OPTIONS)
     if (Exit.isSuccess(decoded)) return withParams(decoded.value, context)
     const error = Cause.findErrorOption(decoded.cause)
     if (error._tag === "Some") return Effect.fail(invalid(error.value))
-    return Effect.flatMap(Effect.mapError(decode(args ?? {}, DECODE_OPTIONS), invalid), (params) => withParams(params, context))
+    return Effect.flatMap(Effect.mapError(decode(given, DECODE_OPTIONS), invalid), (params) => withParams(params, context))
   }
   return {
     ...info,

@@ -32,7 +32,16 @@ export const descriptionFile = (moduleUrl: string, fileName: string): Descriptio
 export interface DeclarationFacts<Name extends string, P extends ToolParams> extends
   Pick<
     ToolSpec<Name, P, unknown, unknown, unknown>,
-    "name" | "displayName" | "kind" | "params" | "shouldDefer" | "alwaysLoad" | "searchHint" | "maxOutputChars" | "truncateKeep"
+    | "name"
+    | "displayName"
+    | "kind"
+    | "params"
+    | "shouldDefer"
+    | "alwaysLoad"
+    | "searchHint"
+    | "maxOutputChars"
+    | "truncateKeep"
+    | "paramAliases"
   >
 {
   readonly description: string | DescriptionFile

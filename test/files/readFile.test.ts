@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { PDFDocument } from "pdf-lib"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -200,18 +201,42 @@ describe("read_file: kinds of file", () => {
       assert.strictEqual(ok.data.kind, "media")
     }))
 
-  it.effect("a PDF is embedded whole; pages are validated against its page count", () =>
+  it.effect("a PDF is embedded whole; pages attaches only those pages; a range past the end is refused", () =>
     Effect.gen(function*() {
       const w = yield* fileWorld()
       const file = w.file("doc.pdf", tinyPdf(3))
       const r = yield* w.read.call({ file_path: file })
       assert.strictEqual(r.llmContent[1]?.type, "file")
       assert.include(textOf(r), "(3 pages)")
-      const ranged = yield* w.read.call({ file_path: file, pages: "2-3" })
-      assert.include(textOf(ranged), "Pages 2-3 requested")
-      const beyond = yield* Effect.flip(w.read.call({ file_path: file, pages: "3-4" }))
+      // a real document: three pages of widths 100, 200 and 300 points
+      const source = yield* Effect.promise(async () => {
+        const doc = await PDFDocument.create()
+        for (const width of [100, 200, 300]) doc.addPage([width, 500])
+        return doc.save()
+      })
+      const real = w.file("real.pdf", Buffer.from(source))
+      const ranged = yield* w.read.call({ file_path: real, pages: "2-3" })
+      assert.include(textOf(ranged), "pages 2-3, extracted as a document of 2 pages")
+      const attached = ranged.llmContent[1]
+      assert.strictEqual(attached?.type, "file")
+      const widths = yield* Effect.promise(async () => {
+        const doc = await PDFDocument.load(Buffer.from(attached?.type === "file" ? attached.data : "", "base64"))
+        return doc.getPages().map((page) => page.getWidth())
+      })
+      assert.deepStrictEqual(widths, [200, 300])
+      assert.isBelow(Buffer.from(attached?.type === "file" ? attached.data : "", "base64").length, source.length)
+      const beyond = yield* Effect.flip(w.read.call({ file_path: real, pages: "3-4" }))
       assert.strictEqual(beyond.code, "invalid_tool_params")
       assert.include(beyond.message, "which has 3 pages")
+    }))
+
+  it.effect("pages of a PDF pdf-lib cannot parse: read_content_failure, read it whole instead", () =>
+    Effect.gen(function*() {
+      const w = yield* fileWorld()
+      const file = w.file("broken.pdf", Buffer.from("%PDF-1.7\n" + "garbage ".repeat(50), "latin1"))
+      const error = yield* Effect.flip(w.read.call({ file_path: file, pages: "1" }))
+      assert.strictEqual(error.code, "read_content_failure")
+      assert.include(error.message, "Read it without pages")
     }))
 
   it.effect("PDF size limits: over 100 MB needs pages; over 512 MB is refused even with pages", () =>
@@ -368,8 +393,8 @@ describe("read_file: every error code", () => {
     Effect.gen(function*() {
       const w = yield* fileWorld()
       const file = w.file("v.txt", "x")
-      assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: file, offset: -1 }))).message, "Offset must be a non-negative integer")
-      assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: file, limit: 0 }))).message, "Limit must be a positive integer")
+      assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: file, offset: -1 }))).message, "params.offset: Offset must be a non-negative integer")
+      assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: file, limit: 0 }))).message, "params.limit: Limit must be a positive integer")
       assert.strictEqual((yield* Effect.flip(w.read.call({ file_path: "  " }))).message, "The 'file_path' parameter must be non-empty.")
     }))
 })

@@ -26,7 +26,7 @@ describe("task_create", () => {
     Effect.gen(function*() {
       const recording = yield* makeRecordingApprover([], { _tag: "proceed_once" })
       const s = yield* setup(Layer.succeed(Approver, recording.approver))
-      const first = yield* s.call("task_create", { ...create("Add retries"), activeForm: "Adding retries", metadata: { pr: 12 } })
+      const first = yield* s.call("task_create", { ...create("Add retries"), active_form: "Adding retries", metadata: { pr: 12 } })
       assert.strictEqual(textOf(first), `Task #1 created: "Add retries"`)
       assert.strictEqual(textOf(yield* s.call("task_create", create("Write docs"))), `Task #2 created: "Write docs"`)
       const long = "x".repeat(2_500)
@@ -71,14 +71,14 @@ describe("task_create", () => {
       const subject = "s".repeat(MAX_SUBJECT_CHARS)
       const description = "d".repeat(MAX_DESCRIPTION_CHARS)
       assert.strictEqual(
-        textOf(yield* s.call("task_create", { subject, description, activeForm: "a".repeat(MAX_SUBJECT_CHARS) })),
+        textOf(yield* s.call("task_create", { subject, description, active_form: "a".repeat(MAX_SUBJECT_CHARS) })),
         `Task #1 created: "${subject}"`
       )
-      const tooLong = yield* s.call("task_create", { subject: `${subject}s`, description: `${description}d`, activeForm: "a".repeat(201) })
+      const tooLong = yield* s.call("task_create", { subject: `${subject}s`, description: `${description}d`, active_form: "a".repeat(201) })
       assert.strictEqual(codeOf(tooLong), "invalid_tool_params")
       assert.include(textOf(tooLong), "params.subject: Expected a value with a length of at most 200")
       assert.include(textOf(tooLong), "params.description: Expected a value with a length of at most 10000")
-      assert.include(textOf(tooLong), "params.activeForm: Expected a value with a length of at most 200")
+      assert.include(textOf(tooLong), "params.active_form: Expected a value with a length of at most 200")
       assert.include(textOf(yield* s.call("task_create", create("   "))), "params.subject: The subject must not be empty.")
       assert.include(textOf(yield* s.call("task_create", { subject: "x" })), "params.description: Missing key")
       assert.strictEqual(s.board().tasks.length, 1)
@@ -94,12 +94,12 @@ describe("task_create", () => {
       assert.deepStrictEqual([created.kind, updated.kind, listed.kind], ["other", "other", "read"])
       assert.deepStrictEqual([created.displayName, updated.displayName, listed.displayName], ["TaskCreate", "TaskUpdate", "TaskList"])
       assert.strictEqual(yield* (yield* created.build(create("a"))).defaultPermission, "ask")
-      assert.strictEqual(yield* (yield* updated.build({ taskId: "1" })).defaultPermission, "ask")
+      assert.strictEqual(yield* (yield* updated.build({ task_id: "1" })).defaultPermission, "ask")
       const list = yield* listed.build({})
       assert.strictEqual(yield* list.defaultPermission, "allow")
       assert.isTrue(list.concurrencySafe)
       assert.strictEqual(
-        created.toAutoClassifierInput({ subject: "a", description: "b", activeForm: "c" }),
+        created.toAutoClassifierInput({ subject: "a", description: "b", active_form: "c" }),
         `{"subject":"a","description":"b"}`
       )
     }))
@@ -110,12 +110,12 @@ describe("task_update", () => {
     Effect.gen(function*() {
       const s = yield* setup()
       for (const [args, bad] of [
-        [{ taskId: "0" }, "0"],
-        [{ taskId: "abc" }, "abc"],
-        [{ taskId: "01" }, "01"],
-        [{ taskId: "-3" }, "-3"],
-        [{ taskId: "1", addBlocks: ["2", "x"] }, "x"],
-        [{ taskId: "1", addBlockedBy: ["1.5"] }, "1.5"]
+        [{ task_id: "0" }, "0"],
+        [{ task_id: "abc" }, "abc"],
+        [{ task_id: "01" }, "01"],
+        [{ task_id: "-3" }, "-3"],
+        [{ task_id: "1", add_blocks: ["2", "x"] }, "x"],
+        [{ task_id: "1", add_blocked_by: ["1.5"] }, "1.5"]
       ] as const) {
         const result = yield* s.call("task_update", args)
         assert.strictEqual(codeOf(result), "invalid_tool_params")
@@ -129,32 +129,32 @@ describe("task_update", () => {
       const sessionId = Context.get(s.context, Session).id
       for (const subject of ["Parse", "Check", "Emit"]) yield* s.call("task_create", create(subject))
 
-      assert.strictEqual(textOf(yield* s.call("task_update", { taskId: "1", addBlocks: ["2"] })), "Task #1 updated (status: pending).")
-      assert.strictEqual(textOf(yield* s.call("task_update", { taskId: "3", addBlockedBy: ["2"] })), "Task #3 updated (status: pending).")
-      const cycle = yield* s.call("task_update", { taskId: "3", addBlocks: ["1"] })
+      assert.strictEqual(textOf(yield* s.call("task_update", { task_id: "1", add_blocks: ["2"] })), "Task #1 updated (status: pending).")
+      assert.strictEqual(textOf(yield* s.call("task_update", { task_id: "3", add_blocked_by: ["2"] })), "Task #3 updated (status: pending).")
+      const cycle = yield* s.call("task_update", { task_id: "3", add_blocks: ["1"] })
       assert.strictEqual(codeOf(cycle), "execution_failed")
       assert.strictEqual(textOf(cycle), "Cannot update task #3: this would create a dependency cycle (#3 → #1 → #2 → #3).")
       assert.strictEqual(
-        textOf(yield* s.call("task_update", { taskId: "2", addBlockedBy: ["2"] })),
+        textOf(yield* s.call("task_update", { task_id: "2", add_blocked_by: ["2"] })),
         "Cannot update task #2: a task cannot block or be blocked by itself."
       )
       assert.strictEqual(
-        textOf(yield* s.call("task_update", { taskId: "2", addBlocks: ["40", "5"] })),
+        textOf(yield* s.call("task_update", { task_id: "2", add_blocks: ["40", "5"] })),
         "Cannot update task #2: referenced task(s) #5, #40 not found."
       )
-      assert.strictEqual(textOf(yield* s.call("task_update", { taskId: "9", status: "completed" })), "Task #9 not found.")
+      assert.strictEqual(textOf(yield* s.call("task_update", { task_id: "9", status: "completed" })), "Task #9 not found.")
 
-      const claimed = yield* s.call("task_update", { taskId: "1", status: "in_progress" })
+      const claimed = yield* s.call("task_update", { task_id: "1", status: "in_progress" })
       assert.strictEqual(textOf(claimed), `Task #1 updated (status: in_progress, owner: session-${sessionId.slice(0, 8)}).`)
       assert.strictEqual(
-        textOf(yield* s.call("task_update", { taskId: "2", status: "in_progress", owner: "" })),
+        textOf(yield* s.call("task_update", { task_id: "2", status: "in_progress", owner: "" })),
         `Cannot move task #2 to in_progress without an owner. Specify the "owner" parameter.`
       )
       assert.strictEqual(
-        textOf(yield* s.call("task_update", { taskId: "2", status: "in_progress", owner: "alice", subject: "Check types", metadata: { a: 1, b: 2 } })),
+        textOf(yield* s.call("task_update", { task_id: "2", status: "in_progress", owner: "alice", subject: "Check types", metadata: { a: 1, b: 2 } })),
         "Task #2 updated (status: in_progress, owner: alice)."
       )
-      yield* s.call("task_update", { taskId: "2", metadata: { a: null, c: "x" }, description: "Check the types", activeForm: "Checking" })
+      yield* s.call("task_update", { task_id: "2", metadata: { a: null, c: "x" }, description: "Check the types", active_form: "Checking" })
       const two = s.board().tasks.find((t: { id: string }) => t.id === "2")
       assert.deepStrictEqual(
         [two.subject, two.description, two.activeForm, two.owner, two.metadata],
@@ -162,16 +162,16 @@ describe("task_update", () => {
       )
       assert.deepStrictEqual([two.blocks, two.blockedBy], [["3"], ["1"]])
 
-      assert.strictEqual(textOf(yield* s.call("task_update", { taskId: "2", status: "deleted" })), "Task #2 deleted.")
-      assert.strictEqual(codeOf(yield* s.call("task_update", { taskId: "2", status: "deleted" })), "execution_failed")
-      assert.strictEqual(textOf(yield* s.call("task_update", { taskId: "2", status: "deleted" })), "Task #2 not found.")
+      assert.strictEqual(textOf(yield* s.call("task_update", { task_id: "2", status: "deleted" })), "Task #2 deleted.")
+      assert.strictEqual(codeOf(yield* s.call("task_update", { task_id: "2", status: "deleted" })), "execution_failed")
+      assert.strictEqual(textOf(yield* s.call("task_update", { task_id: "2", status: "deleted" })), "Task #2 not found.")
       assert.deepStrictEqual(
         s.board().tasks.map((t: { id: string; blocks: Array<string>; blockedBy: Array<string> }) => [t.id, t.blocks, t.blockedBy]),
         [["1", [], []], ["3", [], []]]
       )
       // a refused call leaves the board byte for byte as it was
       const before = fs.readFileSync(s.boardFile, "utf8")
-      yield* s.call("task_update", { taskId: "1", subject: "renamed", addBlocks: ["1"] })
+      yield* s.call("task_update", { task_id: "1", subject: "renamed", add_blocks: ["1"] })
       assert.strictEqual(fs.readFileSync(s.boardFile, "utf8"), before)
     }))
 
@@ -181,7 +181,7 @@ describe("task_update", () => {
       yield* s.call("task_create", create("a"))
       yield* s.call("task_create", create("b"))
       assert.strictEqual(
-        textOf(yield* s.call("task_update", { taskId: "1", status: "completed", addBlocks: ["2"] })),
+        textOf(yield* s.call("task_update", { task_id: "1", status: "completed", add_blocks: ["2"] })),
         "Task #1 updated (status: completed). Not linked as blocked by it: #2 (a completed task blocks nothing)."
       )
       assert.deepStrictEqual(s.board().tasks.map((t: { blocks: Array<string> }) => t.blocks), [[], []])
@@ -193,7 +193,7 @@ describe("task_update", () => {
       const s = yield* setup(Layer.succeed(Approver, recording.approver))
       yield* s.call("task_create", create("a"))
       yield* s.call("task_create", create("b"))
-      yield* s.call("task_update", { taskId: "1", status: "completed", owner: "", metadata: { k: null }, addBlockedBy: ["2"] })
+      yield* s.call("task_update", { task_id: "1", status: "completed", owner: "", metadata: { k: null }, add_blocked_by: ["2"] })
       const request = (yield* recording.requests)[2]!
       assert.strictEqual(request.description, "Task #1 → completed owner: (none)")
       assert.deepStrictEqual(request.details, {
@@ -210,17 +210,17 @@ describe("task_list", () => {
       const s = yield* setup()
       assert.strictEqual(textOf(yield* s.call("task_list", {})), "No tasks found.")
       for (const subject of ["Design", "Build", "Ship"]) yield* s.call("task_create", create(subject))
-      yield* s.call("task_update", { taskId: "3", addBlockedBy: ["1", "2"] })
-      yield* s.call("task_update", { taskId: "1", status: "in_progress", owner: "ana" })
+      yield* s.call("task_update", { task_id: "3", add_blocked_by: ["1", "2"] })
+      yield* s.call("task_update", { task_id: "1", status: "in_progress", owner: "ana" })
       assert.strictEqual(
         textOf(yield* s.call("task_list", {})),
         "#1 [in_progress] @ana — Design\n#2 [pending] — Build\n#3 [pending] — Ship (blocked by #1, #2)"
       )
-      yield* s.call("task_update", { taskId: "1", status: "completed" })
-      assert.strictEqual(textOf(yield* s.call("task_list", { blockedBy: "1" })), "#3 [pending] — Ship (blocked by #2)")
+      yield* s.call("task_update", { task_id: "1", status: "completed" })
+      assert.strictEqual(textOf(yield* s.call("task_list", { blocked_by: "1" })), "#3 [pending] — Ship (blocked by #2)")
       assert.strictEqual(textOf(yield* s.call("task_list", { status: "completed" })), "#1 [completed] @ana — Design")
       assert.strictEqual(textOf(yield* s.call("task_list", { owner: "ana", status: "pending" })), "No tasks found.")
-      assert.strictEqual(textOf(yield* s.call("task_list", { blockedBy: "x1" })), `Invalid task ID "x1". Task IDs must be positive integers.`)
+      assert.strictEqual(textOf(yield* s.call("task_list", { blocked_by: "x1" })), `Invalid task ID "x1". Task IDs must be positive integers.`)
       assert.strictEqual(codeOf(yield* s.call("task_list", { status: "deleted" })), "invalid_tool_params")
     }))
 

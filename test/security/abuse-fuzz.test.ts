@@ -187,10 +187,9 @@ const fieldValue = (a: Arena, key: string | undefined): fc.Arbitrary<unknown> | 
       return fc.constantFrom("1", "1-2", "2-1", "0", "1-100", "x")
     case "timeout":
       return fc.oneof(fc.integer({ min: 1, max: 5_000 }), fc.constantFrom(600_000, 600_001, 0.5))
-    case "task_id":
-      return fc.oneof(fc.constantFrom("bg_00000000", "bg_"), fc.string({ maxLength: 12 }))
-    case "taskId":
-    case "blockedBy":
+    case "task_id": // a background task's (task_stop, send_message) or a board task's (task_update)
+      return fc.oneof(fc.constantFrom("bg_00000000", "bg_"), fc.integer({ min: 0, max: 30 }).map(String), fc.string({ maxLength: 12 }))
+    case "blocked_by":
       return fc.oneof(fc.integer({ min: 0, max: 30 }).map(String), fc.string({ maxLength: 6 }))
     default:
       return undefined

@@ -184,14 +184,36 @@ describe("Tool.build with a context: locations resolved once, fail closed", () =
       })
   }
 
-  it.effect("a tool with path params and no locations gets each value resolved, as given and unescaped", () =>
+  it.effect("a custom tool's path params reach invoke resolved; its locations are the resolved paths", () =>
     Effect.gen(function*() {
       resolved.length = 0
       const plain = yield* touchTool.build({ file_path: "a.txt" }, context)
       assert.deepStrictEqual(plain.locations, ["/real/a.txt"])
+      assert.strictEqual(plain.params.file_path, "/real/a.txt")
+      assert.strictEqual(plain.description, "touch /real/a.txt")
       const escaped = yield* touchTool.build({ file_path: "my\\ file.txt" }, context)
+      assert.deepStrictEqual(escaped.locations, ["/real/my\\ file.txt"])
+      assert.deepStrictEqual(resolved, ["a.txt", "my\\ file.txt"])
+      // a direct build (no session) resolves nothing
+      assert.strictEqual((yield* touchTool.build({ file_path: "a.txt" })).params.file_path, "a.txt")
+    }))
+
+  it.effect("a tool that resolves its own paths but reports no locations gets each value resolved, as given and unescaped", () =>
+    Effect.gen(function*() {
+      resolved.length = 0
+      const self = defineTool({
+        name: "self_resolving",
+        displayName: "Self",
+        description: "resolves its own paths",
+        kind: Kind.Read,
+        resolvesOwnPaths: true,
+        params: Schema.Struct({ file_path: PathParam("a file") }),
+        invoke: (p) => Effect.succeed({ description: `read ${p.file_path}`, execute: () => Effect.succeed(textResult("ok")) })
+      })
+      const escaped = yield* self.build({ file_path: "my\\ file.txt" }, context)
+      assert.strictEqual(escaped.params.file_path, "my\\ file.txt")
       assert.deepStrictEqual(escaped.locations, ["/real/my\\ file.txt", "/real/my file.txt"])
-      assert.deepStrictEqual(resolved, ["a.txt", "my\\ file.txt", "my file.txt"])
+      assert.deepStrictEqual(resolved, ["my\\ file.txt", "my file.txt"])
     }))
 
   it.effect("a path param that does not resolve fails the build with the resolver's typed error", () =>
@@ -209,6 +231,7 @@ describe("Tool.build with a context: locations resolved once, fail closed", () =
         displayName: "Own",
         description: "reports its locations",
         kind: Kind.Read,
+        resolvesOwnPaths: true,
         params: Schema.Struct({ file_path: PathParam("a file") }),
         invoke: (p) => Effect.succeed({ description: "own", locations: [`/mine/${p.file_path}`], execute: () => Effect.succeed(textResult("ok")) })
       })

@@ -130,6 +130,7 @@ export const makeGlobTool = (options: GlobToolOptions = {}) => Effect.gen(functi
 
   return defineTool({
     ...globDeclaration,
+    resolvesOwnPaths: true,
     validate,
     invoke: (params) =>
       Effect.gen(function*() {

@@ -127,6 +127,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
 
     return defineTool({
       ...grepSearchDeclaration,
+      resolvesOwnPaths: true,
       validate,
       invoke: (params) =>
         Effect.gen(function*() {

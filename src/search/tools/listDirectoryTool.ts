@@ -35,6 +35,7 @@ export const makeListDirectory = Effect.gen(function*() {
 
   return defineTool({
     ...listDirectoryDeclaration,
+    resolvesOwnPaths: true,
     validate: (params) => validateIgnoreGlobs(params.ignore),
     invoke: (params) =>
       Effect.gen(function*() {
