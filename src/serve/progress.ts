@@ -45,7 +45,7 @@ export interface ProgressNotificationParams {
   readonly progressToken: ProgressToken
   readonly progress: number
   readonly total?: number
-  readonly message: string
+  readonly message?: string
 }
 
 /** The live tap of one call. @category models */
@@ -106,7 +106,9 @@ class Pending {
     const own = this.value !== undefined && this.value > this.lastProgress ? this.value : undefined
     if (message === "" && own === undefined) return undefined
     this.text = ""
-    const last = this.sent === MAX_PROGRESS_NOTIFICATIONS - 1 || this.sentChars + message.length > MAX_PROGRESS_TEXT_CHARS
+    // The limit's own message must fit too.
+    const last = this.sent === MAX_PROGRESS_NOTIFICATIONS - 1 ||
+      this.sentChars + message.length + PROGRESS_LIMIT_MESSAGE.length > MAX_PROGRESS_TEXT_CHARS
     if (last) {
       message = PROGRESS_LIMIT_MESSAGE
       this.done = true
@@ -118,7 +120,7 @@ class Pending {
       progressToken: token,
       progress: this.lastProgress,
       ...(own !== undefined && this.total !== undefined && this.total >= own ? { total: this.total } : {}),
-      message
+      ...(message !== "" ? { message } : {})
     }
   }
 }
