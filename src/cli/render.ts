@@ -15,6 +15,7 @@ import {
   CANCELLED_CODE,
   type Display,
   type FileDiffDisplay,
+  resourceLinkText,
   type TodoListDisplay
 } from "../tool/index.js"
 
@@ -104,7 +105,11 @@ export const renderSuccessBody = (result: Extract<CallResult, { _tag: "Success" 
   const structured = renderStructured(result.display, color)
   if (structured !== undefined) return structured
   const parts = result.llmContent.map((part) =>
-    part.type === "text" ? part.text : style.dim(color, `[${part.type} ${part.mimeType}, ${bytesOfBase64(part.data)} bytes]`)
+    part.type === "text"
+      ? part.text
+      : part.type === "resource_link"
+      ? resourceLinkText(part)
+      : style.dim(color, `[${part.type} ${part.mimeType}, ${bytesOfBase64(part.data)} bytes]`)
   )
   const text = parts.join("\n")
   return text === "" && typeof result.display === "string" ? result.display : text

@@ -1,12 +1,13 @@
 /**
  * What an upstream tool returned, as our tool result (reference §13.3 steps 3–4): text as text;
  * images and audio as a note plus the media; embedded resources as text or a note plus the blob;
- * resource links as a line; unknown blocks dropped. `isError` results become `mcp_tool_error`.
+ * resource links passed through as links (a door without links shows them as a line, see
+ * `resourceLinkText`); unknown blocks dropped. `isError` results become `mcp_tool_error`.
  *
  * @since 0.1.0
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { type LlmPart, McpToolError, type MediaPart, text, type ToolResult } from "../tool/index.js"
+import { type LlmPart, McpToolError, type MediaPart, resourceLinkText, text, type ToolResult } from "../tool/index.js"
 import { MAX_MCP_RESULT_MEDIA_CHARS, MAX_TOOL_ERROR_RESPONSE_CHARS } from "./constants.js"
 
 /** The typed success of an upstream tool call. @category models */
@@ -75,8 +76,16 @@ export const contentToParts = (toolName: string, content: ReadonlyArray<unknown>
         break
       }
       case "resource_link": {
-        const label = str(block["title"]) || str(block["name"]) || str(block["uri"]) || "resource"
-        parts.push(text(`Resource Link: ${label} at ${str(block["uri"]) ?? ""}`))
+        const uri = str(block["uri"])
+        if (uri === undefined) break
+        parts.push({
+          type: "resource_link",
+          uri,
+          name: str(block["name"]) || uri,
+          ...(str(block["title"]) ? { title: str(block["title"]) } : {}),
+          ...(str(block["description"]) ? { description: str(block["description"]) } : {}),
+          ...(str(block["mimeType"]) ? { mimeType: str(block["mimeType"]) } : {})
+        })
         break
       }
       default:
@@ -87,7 +96,7 @@ export const contentToParts = (toolName: string, content: ReadonlyArray<unknown>
 }
 
 const display = (parts: ReadonlyArray<LlmPart>): string =>
-  parts.map((p) => (p.type === "text" ? p.text : `[${p.type} ${p.mimeType}]`)).join("\n")
+  parts.map((p) => (p.type === "text" ? p.text : p.type === "resource_link" ? resourceLinkText(p) : `[${p.type} ${p.mimeType}]`)).join("\n")
 
 /**
  * The tool result of an upstream call, or the `mcp_tool_error` of an `isError` result.

@@ -18,6 +18,7 @@ import {
   type JsonSchemaTool,
   Kind,
   McpToolError,
+  progress,
   type ToolResult
 } from "../tool/index.js"
 import { isAlwaysLoaded, type McpServerConfig } from "./config.js"
@@ -57,6 +58,16 @@ const formatAjvErrors = (text: string): string =>
 
 const progressText = (p: Progress): string =>
   `${p.message ? `${p.message} ` : ""}(progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ""})`
+
+/** Where an upstream's progress goes: the live tap as a progress part, and people's live view as a line. */
+const progressSink = ({ emit, onOutput }: ExecuteContext): ((p: Progress) => Effect.Effect<void>) | undefined => {
+  if (!emit && !onOutput) return undefined
+  return (p) =>
+    Effect.andThen(
+      emit ? emit(progress(p.message ?? "", { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}) })) : Effect.void,
+      onOutput ? onOutput(progressText(p)) : Effect.void
+    )
+}
 
 /** The model-facing error of a failed upstream request. @category errors */
 export const toCallError = (server: string, tool: string, f: UpstreamFailure): McpCallError => {
@@ -128,7 +139,7 @@ export const makeMcpTool = (options: McpToolOptions): McpTool => {
       timeoutMs: server.timeoutMs,
       idleTimeoutMs: server.idleTimeoutMs,
       resendAfterLoss,
-      onProgress: context.onOutput ? (p) => context.onOutput!(progressText(p)) : undefined
+      onProgress: progressSink(context)
     }).pipe(
       Effect.mapError((f) => toCallError(server.name, tool.name, f)),
       Effect.flatMap((result) => {

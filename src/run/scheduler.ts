@@ -25,8 +25,10 @@ import {
   type Invocation,
   isToolError,
   type LiveOutput,
+  type LivePart,
   type LlmPart,
   outputStreamOf,
+  type PartOrigin,
   type ToolError,
   type ToolResult,
   UnhandledException
@@ -61,9 +63,11 @@ export interface SchedulerOptions {
   readonly onOutput?: ((callId: string, chunk: LiveOutput) => Effect.Effect<void>) | undefined
   /**
    * The tap on every call's output stream: each part, in order, as the output pipeline takes it
-   * (a finished result's parts when it finishes; a streamed one's as they arrive).
+   * (a finished result's parts when it finishes, origin `result`; a streamed one's as they arrive,
+   * origin `stream`), and the live parts a tool emits while it runs (origin `live`, see
+   * `ExecuteContext.emit`: progress, new shell output lines).
    */
-  readonly onPart?: ((callId: string, part: LlmPart) => Effect.Effect<void>) | undefined
+  readonly onPart?: ((callId: string, part: LivePart, origin: PartOrigin) => Effect.Effect<void>) | undefined
 }
 
 /** Options of one batch: taps that override the scheduler's. @category models */
@@ -243,8 +247,11 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
   /** A call's output through the stream stage; `undefined` when it is a finished result and nobody taps it. */
   const drain = (ready: Extract<Prepared, { _tag: "Ready" }>, r: ToolResult, tap: SchedulerOptions["onPart"]) => {
     if (r.stream === undefined && tap === undefined) return Effect.succeed(undefined)
-    const onPart = tap ? (part: LlmPart) => tap(ready.call.callId, part) : undefined
-    if (r.stream === undefined) return Effect.as(Effect.forEach(r.llmContent, onPart!, { discard: true }), undefined)
+    const callId = ready.call.callId
+    if (r.stream === undefined) {
+      return Effect.as(Effect.forEach(r.llmContent, (part) => tap!(callId, part, "result"), { discard: true }), undefined)
+    }
+    const onPart = tap ? (part: LlmPart) => tap(callId, part, "stream") : undefined
     return pipeline.drain(outputStreamOf(r), { toolName: ready.call.name, tool: ready.invocation.tool, onPart })
   }
 
@@ -256,6 +263,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     const tap = runOptions.onPart ?? options.onPart
     const context: ExecuteContext = {
       ...(sink ? { onOutput: (chunk: LiveOutput) => sink(ready.call.callId, chunk) } : {}),
+      ...(tap ? { emit: (part: LivePart) => tap(ready.call.callId, part, "live") } : {}),
       confirmation: ready.confirmation,
       hooks: eventHooksFor(hooks, ready.invocation)
     }

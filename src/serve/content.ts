@@ -14,6 +14,14 @@ export type McpContent =
   | { readonly type: "image"; readonly data: string; readonly mimeType: string }
   | { readonly type: "audio"; readonly data: string; readonly mimeType: string }
   | {
+    readonly type: "resource_link"
+    readonly uri: string
+    readonly name: string
+    readonly title?: string | undefined
+    readonly description?: string | undefined
+    readonly mimeType?: string | undefined
+  }
+  | {
     readonly type: "resource"
     readonly resource: { readonly uri: string; readonly mimeType: string; readonly blob: string }
   }
@@ -29,6 +37,10 @@ export const partToMcp = (part: LlmPart): McpContent => {
       return { type: "audio", data: part.data, mimeType: part.mimeType }
     case "file":
       return { type: "resource", resource: { uri: "toolwright://inline", mimeType: part.mimeType, blob: part.data } }
+    case "resource_link": {
+      const { type: _, ...link } = part
+      return { type: "resource_link", ...link }
+    }
   }
 }
 

@@ -26,6 +26,7 @@ import { toCallToolResult } from "./content.js"
 import { elicitingApprover } from "./elicitation.js"
 import { forwardSessionEvents, gatewayCapabilities, registerPrompts, withPendingReminder } from "./gatewayBridge.js"
 import { registerOutputResources, withOutputLinks } from "./outputResources.js"
+import { type LiveTap, progressTokenOf, withProgress } from "./progress.js"
 
 /** The server's name and version as announced in `initialize`. @category constants */
 export const SERVER_INFO = { name: "toolwright", version: "0.1.0" } as const
@@ -93,14 +94,19 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
     run(Effect.map(registry.declarations, (list) => ({ tools: list.map(toMcp) }))))
 
   // Arguments nested past MAX_ARGUMENT_DEPTH are refused before any decoding (which recurses).
-  const runCall = (callId: string, name: string, args: Record<string, unknown>): Effect.Effect<CallResult> =>
+  const runCall = (callId: string, name: string, args: Record<string, unknown>, onPart?: LiveTap): Effect.Effect<CallResult> =>
     exceedsDepth(args)
       ? Effect.succeed({ _tag: "Failure", callId, name, code: InvalidToolParams.code, message: tooDeepMessage(name), display: tooDeepMessage(name) })
-      : scheduler.runOne({ callId, name, args })
+      : scheduler.runOne({ callId, name, args }, onPart ? { onPart: (_, part, origin) => onPart(part, origin) } : {})
   let nextCallId = 0
   mcp.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     run(
-      runCall(`mcp-${++nextCallId}`, request.params.name, request.params.arguments ?? {}).pipe(
+      // Live output as progress notifications when the call carries a progress token (progress.ts).
+      withProgress(
+        progressTokenOf(request),
+        (params) => extra.sendNotification({ method: "notifications/progress", params }),
+        (onPart) => runCall(`mcp-${++nextCallId}`, request.params.name, request.params.arguments ?? {}, onPart)
+      ).pipe(
         Effect.flatMap((result) =>
           withOutputLinks(store, result, toCallToolResult(result)).pipe(
             Effect.tap(({ linked }) => linked > 0 ? Effect.ignore(Effect.tryPromise(() => mcp.sendResourceListChanged())) : Effect.void),

@@ -23,8 +23,63 @@ export interface MediaPart {
   readonly mimeType: string
 }
 
+/**
+ * A link to a resource the model may read (an MCP `resource_link`, passed through from an upstream
+ * server): doors that speak MCP send it as a link, the others as a line of text.
+ *
+ * @category models
+ */
+export interface ResourceLinkPart {
+  readonly type: "resource_link"
+  readonly uri: string
+  readonly name: string
+  readonly title?: string | undefined
+  readonly description?: string | undefined
+  readonly mimeType?: string | undefined
+}
+
 /** One part of what the model sees. @category models */
-export type LlmPart = TextPart | MediaPart
+export type LlmPart = TextPart | MediaPart | ResourceLinkPart
+
+/**
+ * How far a running call has got: a message (new shell output lines, an upstream server's
+ * progress message) and, when the tool knows them, a progress value and its total. A progress part
+ * is live only: doors show it while the call runs (MCP `notifications/progress`, the CLI spinner,
+ * effect/ai callers); it is never part of the result.
+ *
+ * @category models
+ */
+export interface ProgressPart {
+  readonly type: "progress"
+  readonly message: string
+  readonly progress?: number | undefined
+  readonly total?: number | undefined
+}
+
+/** A part as the live tap sees it: a part of the output, or a progress part. @category models */
+export type LivePart = LlmPart | ProgressPart
+
+/**
+ * Where a tapped part comes from: `live` (emitted by the tool while it runs, see
+ * `ExecuteContext.emit`), `stream` (a streamed result's part as it arrives) or `result` (a
+ * finished result's part, when the call ends). A door relaying live output to a host skips
+ * `result` parts: the host gets them in the result itself.
+ *
+ * @category models
+ */
+export type PartOrigin = "live" | "stream" | "result"
+
+/** A progress part. @category constructors */
+export const progress = (message: string, values: { readonly progress?: number; readonly total?: number } = {}): ProgressPart => ({
+  type: "progress",
+  message,
+  ...(values.progress !== undefined ? { progress: values.progress } : {}),
+  ...(values.total !== undefined ? { total: values.total } : {})
+})
+
+/** A resource link as one line of text, for doors without links. @category getters */
+export const resourceLinkText = (part: ResourceLinkPart): string =>
+  `Resource Link: ${part.title || part.name || part.uri} at ${part.uri}`
 
 /** A unified diff of one file, for people. @category models */
 export interface FileDiffDisplay {

@@ -14,7 +14,7 @@ import { pathFieldsOf } from "./annotations.js"
 import { InvalidToolParams, type PathNotInWorkspace, type PermissionDenied } from "./errors.js"
 import { CONCURRENCY_SAFE_KINDS, type Kind, MUTATOR_KINDS } from "./kind.js"
 import type { ConfirmationDetails, ConfirmationOutcome, Permission } from "./permission.js"
-import type { Display, ToolResult } from "./result.js"
+import type { Display, LivePart, ToolResult } from "./result.js"
 
 /** The params of every tool are a struct. @category models */
 export type ToolParams = Schema.Struct<Schema.Struct.Fields>
@@ -65,8 +65,14 @@ export interface ToolEventHooks {
 
 /** What an executing call may use besides its params. @category models */
 export interface ExecuteContext {
-  /** Receives live output; throttling is the tool's job. */
+  /** Receives live output for people (a terminal screen, a progress line); throttling is the tool's job. */
   readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+  /**
+   * Emits a live part (progress, new output lines) to the scheduler's `onPart` tap while the call
+   * runs. Live parts are never part of the result; absent when nobody taps the call. The tool
+   * coalesces (e.g. at most one part per 50 ms); doors throttle further.
+   */
+  readonly emit?: ((part: LivePart) => Effect.Effect<void>) | undefined
   /**
    * The approver's answer when the call was put to a person (for `ask_user_question`, the answers;
    * a decline arrives here too, see {@link InvocationSpec.requiresUserInteraction}).

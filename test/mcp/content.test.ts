@@ -26,8 +26,8 @@ describe("MCP content mapping (reference §13.3)", () => {
       { type: "text", text: "embedded" },
       { type: "text", text: "[Tool 't' provided the following embedded resource with mime-type: application/octet-stream]" },
       { type: "file", data: "Ymxv", mimeType: "application/octet-stream" },
-      { type: "text", text: "Resource Link: The A at file:///a" },
-      { type: "text", text: "Resource Link: b at file:///b" }
+      { type: "resource_link", uri: "file:///a", name: "a", title: "The A" },
+      { type: "resource_link", uri: "file:///b", name: "b" }
     ])
   })
 

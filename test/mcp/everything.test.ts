@@ -7,6 +7,7 @@ import { Scheduler } from "../../src/run/scheduler.js"
 import { Kind } from "../../src/tool/kind.js"
 import type { CallResult } from "../../src/tool/outcome.js"
 import type { LiveOutput } from "../../src/tool/tool.js"
+import { type ResourceLinkPart, resourceLinkText } from "../../src/tool/result.js"
 import { testSession } from "../support/session.js"
 import { eventually, everythingEntry } from "./support.js"
 
@@ -62,8 +63,9 @@ layer(session, { timeout: 60_000, excludeTestServices: true })("@modelcontextpro
       const image = success(yield* call("mcp__everything__get-tiny-image", {}))
       assert.include(image.llmContent.map((p) => p.type), "image")
       assert.include(textOf(image), "[Tool 'get-tiny-image' provided the following image data with mime-type: image/png]")
-      const links = textOf(yield* call("mcp__everything__get-resource-links", { count: 2 }))
-      assert.include(links, "Resource Link: Blob Resource 1 at demo://resource/dynamic/blob/1")
+      const links = success(yield* call("mcp__everything__get-resource-links", { count: 2 })).llmContent
+      const link = links.find((p) => p.type === "resource_link" && p.uri === "demo://resource/dynamic/blob/1")
+      assert.strictEqual(link && resourceLinkText(link as ResourceLinkPart), "Resource Link: Blob Resource 1 at demo://resource/dynamic/blob/1")
     }))
 
   it.effect("reads a resource through read_mcp_resource", () =>

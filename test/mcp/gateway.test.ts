@@ -105,8 +105,8 @@ layer(sessionWith({ fixture: fixtureEntry(), off: { command: "nope", disabled: t
       const result = yield* call("mcp__fixture__media", {})
       assert.strictEqual(result._tag, "Success", JSON.stringify(result).slice(0, 1500))
       const parts = result._tag === "Success" ? result.llmContent : []
-      assert.deepStrictEqual(parts.map((p) => p.type), ["text", "text", "image", "text", "audio", "text", "text", "file", "text"])
-      assert.include(textOf(result), "Resource Link: Hello resource at fixture://hello")
+      assert.deepStrictEqual(parts.map((p) => p.type), ["text", "text", "image", "text", "audio", "text", "text", "file", "resource_link"])
+      assert.deepInclude(parts, { type: "resource_link", uri: "fixture://hello", name: "hello", title: "Hello resource" })
       assert.strictEqual(textOf(yield* call("mcp__fixture__structured", {})), `{"answer":42}`)
       // A block of an unknown type is dropped, not fatal.
       assert.strictEqual(textOf(yield* call("mcp__fixture__raw_unknown", {})), "before")

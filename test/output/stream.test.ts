@@ -13,7 +13,8 @@ import { drainOutput, streamPlan } from "../../src/output/stream.js"
 import { truncateToolOutput, windowedPreview } from "../../src/output/truncate.js"
 import { Scheduler } from "../../src/run/scheduler.js"
 import type { CallResult } from "../../src/tool/outcome.js"
-import type { LlmPart } from "../../src/tool/result.js"
+import type { LivePart, PartOrigin } from "../../src/tool/result.js"
+import { progressTool } from "../support/progressTool.js"
 import { makeTempDir, testSession } from "../support/session.js"
 import { bigTool, makeText } from "../support/tools.js"
 import { chunksOf, streamTool } from "./support/streamTool.js"
@@ -28,7 +29,7 @@ const fileIn = (text: string): string => /saved to: (\S+)/.exec(text)?.[1] ?? ""
 const runBatch = (
   tools: Parameters<typeof testSession>[0],
   calls: ReadonlyArray<ReturnType<typeof call>>,
-  options: { readonly outputLimits?: OutputLimits; readonly onPart?: (callId: string, part: LlmPart) => Effect.Effect<void> } = {}
+  options: { readonly outputLimits?: OutputLimits; readonly onPart?: (callId: string, part: LivePart, origin: PartOrigin) => Effect.Effect<void> } = {}
 ) => {
   const s = testSession(tools, { mode: "yolo", ...(options.outputLimits ? { outputLimits: options.outputLimits } : {}) })
   return Effect.gen(function*() {
@@ -211,17 +212,44 @@ describe("failures keep their typed error and wire code", () => {
 describe("the live tap", () => {
   it.effect("onPart sees every part of a stream in order as it arrives, and a finished result's parts", () =>
     Effect.gen(function*() {
-      const seen: Array<[string, LlmPart]> = []
+      const seen: Array<[string, LivePart]> = []
+      const origins = new Map<string, Set<PartOrigin>>()
       const { batch } = yield* runBatch(
         [streamTool("big", { maxOutputChars: Infinity }), bigTool("small")],
         [call("big", { size: 100_000 }), call("small", { size: 10 })],
-        { onPart: (callId, part) => Effect.sync(() => void seen.push([callId, part])) }
+        {
+          onPart: (callId, part, origin) =>
+            Effect.sync(() => {
+              seen.push([callId, part])
+              origins.set(callId, (origins.get(callId) ?? new Set()).add(origin))
+            })
+        }
       )
+      assert.deepStrictEqual([...origins.get("big")!], ["stream"])
+      assert.deepStrictEqual([...origins.get("small")!], ["result"])
       const streamed = seen.filter(([id]) => id === "big").map(([, p]) => (p as { text: string }).text)
       assert.strictEqual(streamed.length, Math.ceil(100_000 / 4096))
       assert.strictEqual(streamed.join(""), makeText(100_000))
       assert.deepStrictEqual(seen.filter(([id]) => id === "small").map(([, p]) => p), [{ type: "text", text: makeText(10) }])
       assert.match(textOf(batch.results[0]), /^<persisted-output>/)
+    }))
+
+  it.effect("a tool's emitted parts reach the tap as live parts while it runs, before its result, and are not part of it", () =>
+    Effect.gen(function*() {
+      const seen: Array<[LivePart, PartOrigin]> = []
+      const { batch } = yield* runBatch([progressTool()], [call("progress", { steps: 3, delayMs: 0 })], {
+        onPart: (_, part, origin) => Effect.sync(() => void seen.push([part, origin]))
+      })
+      assert.deepStrictEqual(seen, [
+        [{ type: "progress", message: "step 1", progress: 1, total: 3 }, "live"],
+        [{ type: "progress", message: "step 2", progress: 2, total: 3 }, "live"],
+        [{ type: "progress", message: "step 3", progress: 3, total: 3 }, "live"],
+        [{ type: "text", text: "done after 3 steps" }, "result"]
+      ])
+      assert.strictEqual(textOf(batch.results[0]), "done after 3 steps")
+      // Without a tap, the tool gets no emit and runs the same.
+      const quiet = yield* runBatch([progressTool()], [call("progress", { steps: 3, delayMs: 0 })])
+      assert.strictEqual(textOf(quiet.batch.results[0]), "done after 3 steps")
     }))
 })
 

@@ -17,13 +17,18 @@ import { factoriesOf, makeTempDir } from "../support/session.js"
 import { bigTool, echoTool, timedTool, touchTool } from "../support/tools.js"
 import { finish, jsonSchemaOf, lastToolResults, type ScriptStep, scriptedModel, text, toolCall } from "./effectAi.support.js"
 import type { AnyTool } from "../../src/tool/tool.js"
+import type { LivePart, PartOrigin } from "../../src/tool/result.js"
+import { progressTool } from "../support/progressTool.js"
 
 const session = (
   tools: ReadonlyArray<AnyTool>,
-  options: Partial<SessionLayer.SessionOptions> & { readonly approver?: Layer.Layer<Approver> } = {}
+  options: Partial<SessionLayer.SessionOptions> & {
+    readonly approver?: Layer.Layer<Approver>
+    readonly toolkit?: SessionToolkit.Options
+  } = {}
 ) => {
-  const { approver, ...rest } = options
-  return SessionToolkit.layer.pipe(
+  const { approver, toolkit, ...rest } = options
+  return (toolkit ? SessionToolkit.layerWith(toolkit) : SessionToolkit.layer).pipe(
     Layer.provideMerge(SessionLayer.layer({
       builtins: false,
       mode: "yolo",
@@ -204,6 +209,25 @@ describe("effect/ai door: the toolkit with effect/ai's own resolution", () => {
         const ok = response.toolResults.find((r) => r.id === "ok")!
         assert.deepStrictEqual(ok.modelOutput?.map((p) => p.type === "text" ? p.text : p.type), ["hi"])
       }).pipe(Effect.provide(session([echoTool("echo", { deferred: false })])))))
+
+  it.effect("layerWith({ onPart }): a call's live parts reach the caller with effect/ai's call id, before its result", () => {
+    const seen: Array<[string, LivePart, PartOrigin]> = []
+    return withModel([
+      () => [toolCall("p1", "progress", { steps: 2, delayMs: 0 }), finish()]
+    ], () =>
+      Effect.gen(function*() {
+        const toolkit = yield* SessionToolkit
+        const response = yield* LanguageModel.generateText({ prompt: "go", toolkit: toolkit.current })
+        assert.deepStrictEqual(response.toolResults.map((r) => r.result), [{ output: "done after 2 steps" }])
+        assert.deepStrictEqual(seen, [
+          ["p1", { type: "progress", message: "step 1", progress: 1, total: 2 }, "live"],
+          ["p1", { type: "progress", message: "step 2", progress: 2, total: 2 }, "live"],
+          ["p1", { type: "text", text: "done after 2 steps" }, "result"]
+        ])
+      }).pipe(Effect.provide(session([progressTool()], {
+        toolkit: { onPart: (callId, part, origin) => Effect.sync(() => void seen.push([callId, part, origin])) }
+      }))))
+  })
 
   it.effect("current is rebuilt per request: a reveal shows up in the next request's tools", () =>
     withModel([

@@ -7,7 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import { Prompt, Response } from "effect/ai"
-import { type CallResult, CANCELLED_CODE } from "../../tool/index.js"
+import { type CallResult, CANCELLED_CODE, resourceLinkText } from "../../tool/index.js"
 
 /** One media part of a result (an image a tool returned), base64. @category schemas */
 export const ToolCallMedia = Schema.Struct({
@@ -52,9 +52,11 @@ export const toAiResult = (
 ): { readonly isFailure: false; readonly value: ToolCallOutput } | { readonly isFailure: true; readonly value: ToolCallError } => {
   switch (result._tag) {
     case "Success": {
-      const text = result.llmContent.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n")
+      const text = result.llmContent.flatMap((p) =>
+        p.type === "text" ? [p.text] : p.type === "resource_link" ? [resourceLinkText(p)] : []
+      ).join("\n")
       const media = result.llmContent.flatMap((p) =>
-        p.type === "text" ? [] : [{ type: p.type, mimeType: p.mimeType, data: p.data }]
+        p.type === "text" || p.type === "resource_link" ? [] : [{ type: p.type, mimeType: p.mimeType, data: p.data }]
       )
       const output = text === "" && media.length === 0 ? EMPTY_SUCCESS_OUTPUT : text
       return { isFailure: false, value: media.length > 0 ? { output, media } : { output } }

@@ -20,7 +20,14 @@ import * as Semaphore from "effect/Semaphore"
 import { Tool, Toolkit } from "effect/ai"
 import { ToolRegistry } from "../../registry/index.js"
 import { Scheduler } from "../../run/index.js"
-import { CONCURRENCY_SAFE_KINDS, type Display, mcpAnnotations, type ToolInfo } from "../../tool/index.js"
+import {
+  CONCURRENCY_SAFE_KINDS,
+  type Display,
+  type LivePart,
+  mcpAnnotations,
+  type PartOrigin,
+  type ToolInfo
+} from "../../tool/index.js"
 import { successModelOutput, toAiResult, ToolCallError, ToolCallOutput } from "./results.js"
 
 /** A toolwright tool as effect/ai sees it: raw JSON Schema params, `{ output }` or `{ error, code }`. @category models */
@@ -76,10 +83,25 @@ export class SessionToolkit extends Context.Service<SessionToolkit, SessionToolk
     SessionToolkit,
     Effect.suspend(() => make)
   )
+  /**
+   * The service with options: `onPart` receives every call's live parts while it runs (progress,
+   * new shell output lines, a streamed result's text) with the call's id, which is effect/ai's
+   * `toolCallId` when it gives one.
+   */
+  static readonly layerWith = (options: SessionToolkit.Options): Layer.Layer<SessionToolkit, never, ToolRegistry | Scheduler> =>
+    Layer.effect(SessionToolkit, Effect.suspend(() => makeWith(options)))
 }
 
 /** @since 0.1.0 */
 export declare namespace SessionToolkit {
+  /** @category models */
+  export interface Options {
+    /**
+     * The live tap of every call (see `SchedulerOptions.onPart`). Parts of origin `result` are
+     * the finished output, which the model gets as the tool result anyway.
+     */
+    readonly onPart?: ((callId: string, part: LivePart, origin: PartOrigin) => Effect.Effect<void>) | undefined
+  }
   /** @category models */
   export interface Service {
     /**
@@ -102,7 +124,9 @@ export declare namespace SessionToolkit {
  *
  * @category constructors
  */
-export const make: Effect.Effect<SessionToolkit.Service, never, ToolRegistry | Scheduler> = Effect.gen(function*() {
+export const makeWith = (
+  options: SessionToolkit.Options
+): Effect.Effect<SessionToolkit.Service, never, ToolRegistry | Scheduler> => Effect.gen(function*() {
   const registry = yield* ToolRegistry
   const scheduler = yield* Scheduler
   const maxReaders = 1_000_000
@@ -118,7 +142,8 @@ export const make: Effect.Effect<SessionToolkit.Service, never, ToolRegistry | S
           onOutput: (_id, chunk) => {
             const text = liveText(chunk)
             return text === undefined ? Effect.void : context.preliminary({ output: text })
-          }
+          },
+          ...(options.onPart ? { onPart: options.onPart } : {})
         }).pipe(Semaphore.withPermits(lock, permits))
         const ai = toAiResult(result)
         return ai.isFailure ? yield* Effect.fail(ai.value) : ai.value
@@ -140,3 +165,6 @@ export const make: Effect.Effect<SessionToolkit.Service, never, ToolRegistry | S
     forDeclarations
   }
 })
+
+/** Makes the service without options (see {@link makeWith}). @category constructors */
+export const make: Effect.Effect<SessionToolkit.Service, never, ToolRegistry | Scheduler> = makeWith({})

@@ -64,6 +64,8 @@ export interface ForegroundRequest {
   readonly directoryParam: string | undefined
   readonly timeoutMs: number
   readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+  /** New output lines as they come (see `RunRequest.onLiveText`). */
+  readonly onLiveText?: ((text: string) => Effect.Effect<void>) | undefined
   /** Run outside the sandbox (a person approved it). */
   readonly unsandboxed?: boolean | undefined
 }
@@ -86,6 +88,7 @@ export const runForeground = Effect.fnUntraced(function*(request: ForegroundRequ
     spillDir: store.scratch.dir,
     spillBudget: store.scratch,
     onOutput: request.onOutput,
+    onLiveText: request.onLiveText,
     unsandboxed: request.unsandboxed
   })
   const view = viewOf(result.output)

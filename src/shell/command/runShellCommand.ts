@@ -18,6 +18,7 @@ import {
   type ExecutionTimeout,
   InvalidToolParams,
   type InvocationSpec,
+  progress,
   type SandboxUnavailable,
   type ShellExecuteError,
   textResult
@@ -164,7 +165,7 @@ export const makeRunShellCommand = Effect.gen(function*() {
           })),
           concurrencySafe: readOnly && !isBackground && !unsandboxed,
           ruleSubjects: access.subjects,
-          execute: ({ onOutput }) => {
+          execute: ({ onOutput, emit }) => {
             if (isBackground) {
               return background.start({ command: analysis.backgroundCommand, cwd, unsandboxed }).pipe(
                 Effect.map((shell) =>
@@ -182,6 +183,8 @@ export const makeRunShellCommand = Effect.gen(function*() {
               directoryParam: p.directory,
               timeoutMs: p.timeout ?? host.settings.defaultTimeoutMs,
               onOutput,
+              // New output lines go to the live tap as progress (MCP progress, effect/ai callers).
+              ...(emit ? { onLiveText: (lines: string) => emit(progress(lines)) } : {}),
               unsandboxed
             }).pipe(services, withStore)
           }

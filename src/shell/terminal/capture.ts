@@ -30,6 +30,9 @@ import { ByteRing } from "../../output/index.js"
 /** Bytes inspected for a NUL byte. @category constants */
 export const BINARY_SNIFF_BYTES = 4096
 
+/** Chars of live text kept between two takes (the rest is skipped; the capture keeps it all). @category constants */
+export const LIVE_TEXT_CHARS = 16 * 1024
+
 /** Spill writes are gathered up to this size (a PTY delivers ~4 KiB at a time). @category constants */
 export const SPILL_BATCH_BYTES = 256 * 1024
 
@@ -134,6 +137,10 @@ export class OutputCapture {
   readonly #hash: Hash = createHash("sha256")
   #newlines = 0
   #endsWithNewline = true
+  // Live text not yet taken (`takeLive`), its last LIVE_TEXT_CHARS at most; undefined: not tracked.
+  #live: Array<string> | undefined
+  #liveChars = 0
+  #liveSkipped = false
 
   constructor(
     limits: CaptureLimits,
@@ -150,6 +157,40 @@ export class OutputCapture {
     this.#toolName = options.toolName ?? SHELL_TOOL_NAME
     this.#decoder = new PlainTextDecoder(options)
     this.#plain = makePlainScanner()
+  }
+
+  /**
+   * Starts keeping the text committed since the last {@link takeLive} (whole lines, plain text),
+   * for live views; at most its last {@link LIVE_TEXT_CHARS} chars are kept between two takes.
+   */
+  trackLive(): void {
+    this.#live ??= []
+  }
+
+  /** The text committed since the last take ("" when none); skipped text is marked with `…`. */
+  takeLive(): string {
+    const live = this.#live
+    if (live === undefined || live.length === 0) return ""
+    const text = live.join("")
+    const skipped = this.#liveSkipped || text.length > LIVE_TEXT_CHARS
+    this.#live = []
+    this.#liveChars = 0
+    this.#liveSkipped = false
+    return skipped ? `…${text.slice(-LIVE_TEXT_CHARS)}` : text
+  }
+
+  #liveText(text: string): void {
+    const live = this.#live
+    if (live === undefined || this.#binary || text.length === 0) return
+    if (text.length > LIVE_TEXT_CHARS) this.#liveSkipped = true
+    live.push(text.length > LIVE_TEXT_CHARS ? text.slice(-LIVE_TEXT_CHARS) : text)
+    this.#liveChars += Math.min(text.length, LIVE_TEXT_CHARS)
+    if (this.#liveChars > 2 * LIVE_TEXT_CHARS) {
+      const kept = live.join("").slice(-LIVE_TEXT_CHARS)
+      this.#live = [kept]
+      this.#liveChars = kept.length
+      this.#liveSkipped = true
+    }
   }
 
   /** Raw bytes received so far. */
@@ -217,6 +258,11 @@ export class OutputCapture {
   #plainLines(plain: Uint8Array): void {
     const pending = this.#decoder.takePending()
     const bytes = Buffer.from(plain.buffer, plain.byteOffset, plain.length)
+    if (this.#live !== undefined && this.#spilling) {
+      // Only the tail can survive until the next take: decode no more than that.
+      const tail = bytes.length > LIVE_TEXT_CHARS ? bytes.subarray(bytes.length - LIVE_TEXT_CHARS) : bytes
+      this.#liveText(pending + tail.toString("latin1"))
+    }
     if (!this.#spilling) {
       this.#text(pending + bytes.toString("latin1"))
       return
@@ -287,6 +333,7 @@ export class OutputCapture {
 
   #text(text: string): void {
     if (text.length === 0) return
+    if (this.#live !== undefined) this.#liveText(text)
     if (!this.#spilling) {
       this.#parts.push(text)
       this.#chars += text.length

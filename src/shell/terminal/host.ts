@@ -68,9 +68,18 @@ export interface RunRequest {
   readonly spillBudget?: SpillBudget | undefined
   /** Live output, at most once per `liveIntervalMs` (ANSI for a PTY, plain text otherwise). */
   readonly onOutput?: ((chunk: LiveOutput) => Effect.Effect<void>) | undefined
+  /**
+   * New output text as it comes (plain text, whole lines), coalesced: at most once per
+   * {@link LIVE_TEXT_INTERVAL_MS}, at most `LIVE_TEXT_CHARS` per call (older text in between is
+   * skipped and marked with `…`; the capture itself keeps everything).
+   */
+  readonly onLiveText?: ((text: string) => Effect.Effect<void>) | undefined
   /** Run this one command outside the sandbox (a person approved it). */
   readonly unsandboxed?: boolean | undefined
 }
+
+/** The shortest time between two `onLiveText` calls of one command. @category constants */
+export const LIVE_TEXT_INTERVAL_MS = 50
 
 /** How a foreground command ended. @category models */
 export interface RunResult extends ExitInfo {
@@ -251,6 +260,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     const tag = yield* nextTag
     const info = yield* backend
     const capture = new OutputCapture(limits, spillPathIn(request.spillDir), { budget: request.spillBudget })
+    if (request.onLiveText) capture.trackLive()
     let screen: Screen | undefined
     let dirty = false
     const onData = (chunk: Buffer) => {
@@ -314,6 +324,14 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       const live = request.onOutput
         ? yield* emit.pipe(Effect.delay(Duration.millis(settings.liveIntervalMs)), Effect.forever, Effect.forkScoped)
         : undefined
+      const onLiveText = request.onLiveText
+      const emitText = Effect.suspend(() => {
+        const text = onLiveText ? capture.takeLive() : ""
+        return text === "" ? Effect.void : onLiveText!(text)
+      })
+      const liveText = onLiveText
+        ? yield* emitText.pipe(Effect.delay(Duration.millis(LIVE_TEXT_INTERVAL_MS)), Effect.forever, Effect.forkScoped)
+        : undefined
 
       const waited = request.timeoutMs > 0
         ? yield* Effect.timeoutOption(proc.exited, Duration.millis(request.timeoutMs))
@@ -327,8 +345,10 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         exit = Option.getOrElse(yield* Effect.timeoutOption(proc.exited, Duration.seconds(3)), () => ({ exitCode: null, signal: "SIGKILL" as const }))
       }
       if (live) yield* Fiber.interrupt(live)
+      if (liveText) yield* Fiber.interrupt(liveText)
       yield* emit // the trailing update
       const output = finish()
+      yield* emitText // the last lines, the unterminated one included
       const ansi = screen && output.kind === "text" ? yield* screen.render : undefined
       return {
         ...exit,
