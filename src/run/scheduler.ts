@@ -148,8 +148,12 @@ const deniedMessage = (name: string, decision: PolicyDecision): string => {
   return `toolwright requires permission to use ${name}, but that permission was declined${why}.`
 }
 
-const cancelledMessage = (name: string, reason: string | undefined): string =>
-  `The user declined this ${name} call${reason ? `: ${reason}` : ""}. Do not retry it unchanged; ask the user how to proceed.`
+const cancelledMessage = (name: string, outcome: Extract<ConfirmationOutcome, { _tag: "cancel" }>): string =>
+  outcome.unasked === true
+    ? `This ${name} call needs approval, but no one could be asked (${outcome.reason ?? "no way to ask"}); it did not run. ` +
+      `Do not retry it unchanged: ask the user to allow ${name} (a permission rule such as --allow "${name}", or starting ` +
+      `toolwright with --approval auto-edit or yolo), or do the task without it.`
+    : `The user declined this ${name} call${outcome.reason ? `: ${outcome.reason}` : ""}. Do not retry it unchanged; ask the user how to proceed.`
 
 /** Converts whatever a tool failed with into a tool error; defects become `unhandled_exception`. @category errors */
 export const toToolError = (cause: Cause.Cause<unknown>): ToolError => {
@@ -226,7 +230,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
         details: details.value
       })
       if (!interactive && outcome._tag === "cancel") {
-        return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome.reason) } } as Prepared
+        return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome) } } as Prepared
       }
       if (!interactive && !personOnly && outcome._tag === "proceed_always") {
         yield* Ref.update(alwaysApproved, (s) => new Set([...s, ...keys]))

@@ -62,7 +62,7 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   // The approver asks through the server (elicitation), and the server's instructions need the
   // session: the approver reads the server once it exists.
   let server: Server | undefined
-  const approver = elicitingApprover(() => server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval" })
+  const approver = elicitingApprover(() => server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval", unasked: true })
   const context = yield* Layer.build(SessionLayer.layer(options).pipe(Layer.provide(Layer.succeed(Approver, approver))))
   // Calls run on their own fibers, outside the caller's references: stdout is the MCP stream, so
   // their logs (a defect's included) go to stderr.
