@@ -2,7 +2,9 @@
  * The scheduler: every door sends tool calls here, as a batch. Each call is looked up, validated,
  * decided by the policy, confirmed when it must be, executed (consecutive concurrency-safe calls
  * in parallel, everything else alone and in order), and finally the whole batch goes through the
- * output pipeline. Results come back in call order.
+ * output pipeline. Results come back in call order. The session's waiting reminders (a finished
+ * background shell, changed MCP tools, a budget warning) go last on the batch's last result, as one
+ * `<system-reminder>` part, so every door shows them to the model once.
  *
  * @since 0.1.0
  */
@@ -13,8 +15,8 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../output/index.js"
-import { ToolRegistry } from "../registry/index.js"
-import { locateParam, Workspace } from "../session/index.js"
+import { ToolRegistry, wrapSystemReminder } from "../registry/index.js"
+import { locateParam, SessionEvents, Workspace } from "../session/index.js"
 import {
   type CallFailure,
   type CallResult,
@@ -178,6 +180,17 @@ const alwaysKeys = (invocation: Invocation): ReadonlyArray<string> => {
 }
 
 /**
+ * A result with the reminder text added last: a part after a success's content, a paragraph after
+ * a failure's or cancellation's message.
+ *
+ * @category reminders
+ */
+export const withReminder = (result: CallResult, reminder: string): CallResult =>
+  result._tag === "Success"
+    ? { ...result, llmContent: [...result.llmContent, { type: "text", text: reminder }] }
+    : { ...result, message: `${result.message}\n\n${reminder}` }
+
+/**
  * Builds a scheduler over the session's registry, workspace, approver, hooks and output pipeline.
  *
  * @category constructors
@@ -188,6 +201,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
   const approver = yield* Approver
   const hooks = yield* ToolHooks
   const pipeline = yield* OutputPipeline
+  const events = yield* SessionEvents
   const mode = yield* Ref.make<ApprovalMode>(options.mode ?? "default")
   const alwaysApproved = yield* Ref.make<ReadonlySet<string>>(new Set())
   const rules = options.rules ?? []
@@ -323,7 +337,11 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     finalized.results.forEach((r) => {
       if (r._tag === "Success") r.resultFilePaths.forEach((path) => touched.add(path))
     })
-    return { results: finalized.results, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
+    const reminders = yield* events.takeReminders
+    const final = reminders.length === 0 || finalized.results.length === 0
+      ? finalized.results
+      : [...finalized.results.slice(0, -1), withReminder(finalized.results.at(-1)!, wrapSystemReminder(reminders.join("\n\n")))]
+    return { results: final, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
   })
 
   // A span per batch, without a captured stack trace: capturing one costs more than the rest of a
@@ -344,5 +362,5 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
 /** The scheduler layer. @category layers */
 export const layer = (
   options: SchedulerOptions = {}
-): Layer.Layer<Scheduler, never, ToolRegistry | Workspace | Approver | ToolHooks | OutputPipeline> =>
+): Layer.Layer<Scheduler, never, ToolRegistry | Workspace | Approver | ToolHooks | OutputPipeline | SessionEvents> =>
   Layer.effect(Scheduler, make(options))

@@ -24,7 +24,7 @@ import { type CallResult, type ConfirmationOutcome, InvalidToolParams, toMcp } f
 import { exceedsDepth, tooDeepMessage } from "./argumentDepth.js"
 import { toCallToolResult } from "./content.js"
 import { elicitingApprover } from "./elicitation.js"
-import { forwardSessionEvents, gatewayCapabilities, registerPrompts, withPendingReminder } from "./gatewayBridge.js"
+import { forwardSessionEvents, gatewayCapabilities, registerPrompts } from "./gatewayBridge.js"
 import { registerOutputResources, withOutputLinks } from "./outputResources.js"
 
 /** The server's name and version as announced in `initialize`. @category constants */
@@ -105,8 +105,7 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
           withOutputLinks(store, result, toCallToolResult(result)).pipe(
             Effect.tap(({ linked }) => linked > 0 ? Effect.ignore(Effect.tryPromise(() => mcp.sendResourceListChanged())) : Effect.void),
             Effect.map(({ result }) => result)
-          )),
-        Effect.flatMap((result) => withPendingReminder(gateway, result))
+          ))
       ),
       { signal: extra.signal }
     ) as Promise<never>)
