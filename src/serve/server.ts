@@ -2,7 +2,8 @@
  * `toolwright serve`: an MCP server over one workspace session. `tools/list` is the session's
  * current declaration list; `tools/call` runs through the scheduler (policy, approval, budgets); a
  * reveal by `tool_search` sends `notifications/tools/list_changed`; `initialize` returns
- * instructions carrying the deferred-tools reminder.
+ * instructions carrying the deferred-tools reminder. Per host, deferred tools are also reachable
+ * through `call_tool` (`proxy`) or not deferred at all (`off`): see ./deferred.ts.
  *
  * @since 0.1.0
  */
@@ -18,11 +19,12 @@ import * as Stream from "effect/Stream"
 import { McpGateway } from "../mcp/service.js"
 import { OutputStore } from "../output/index.js"
 import { buildDeferredToolsReminder, PublishFailed, ToolRegistry } from "../registry/index.js"
-import { Approver, Scheduler, SessionLayer } from "../run/index.js"
+import { Approver, Scheduler, SessionInitError, SessionLayer } from "../run/index.js"
 import { SessionEvents } from "../session/index.js"
 import { type CallResult, type ConfirmationOutcome, InvalidToolParams, toMcp } from "../tool/index.js"
 import { exceedsDepth, tooDeepMessage } from "./argumentDepth.js"
 import { toCallToolResult } from "./content.js"
+import { CALL_TOOL_NAME, callToolDeclaration, type DeferredMode, deferredModeForClient, deferredModeFromEnv, resolveProxyCall } from "./deferred.js"
 import { elicitingApprover } from "./elicitation.js"
 import { forwardSessionEvents, gatewayCapabilities, registerPrompts } from "./gatewayBridge.js"
 import { registerOutputResources, withOutputLinks } from "./outputResources.js"
@@ -37,6 +39,12 @@ export interface ServeOptions extends SessionLayer.SessionOptions {
    * Default: cancel.
    */
   readonly fallbackApproval?: ConfirmationOutcome | undefined
+  /**
+   * How deferred tools are offered: `list-changed`, `proxy` (plus `call_tool`) or `off` (all
+   * listed). Default: `TOOLWRIGHT_DEFERRED`, else the MCP config's `"deferred"`, else by the host's
+   * `clientInfo.name`.
+   */
+  readonly deferred?: DeferredMode | undefined
 }
 
 const INTRO = `toolwright gives you tools over this workspace: read and edit files, run commands, search, and more. ` +
@@ -71,8 +79,16 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   const registry = Context.get(context, ToolRegistry)
   const scheduler = Context.get(context, Scheduler)
   const gateway = Context.get(context, McpGateway)
+  // flag, else environment, else config file; unset: chosen by the host's name once it has said it
+  const chosen = options.deferred ??
+    (yield* deferredModeFromEnv.pipe(Effect.mapError((message) => new SessionInitError({ message })))) ??
+    options.mcp?.config.deferred
+  const deferredMode = (): DeferredMode => chosen ?? deferredModeForClient(server?.getClientVersion()?.name)
   const summary = yield* registry.deferredSummary
-  const instructions = instructionsFor(buildDeferredToolsReminder(summary), yield* gateway.instructionsReminder)
+  const instructions = instructionsFor(
+    chosen === "off" ? null : buildDeferredToolsReminder(summary),
+    yield* gateway.instructionsReminder
+  )
   const mcp = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {}, ...gatewayCapabilities(gateway) },
     instructions,
@@ -89,13 +105,32 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   const store = Context.get(context, OutputStore)
   registerOutputResources(mcp, store)
 
-  mcp.setRequestHandler(ListToolsRequestSchema, () =>
-    run(Effect.map(registry.declarations, (list) => ({ tools: list.map(toMcp) }))))
+  const byName = (a: { readonly name: string }, b: { readonly name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  const listed = Effect.suspend(() => {
+    switch (deferredMode()) {
+      case "list-changed":
+        return Effect.map(registry.declarations, (list) => list.map(toMcp))
+      case "proxy":
+        return Effect.map(registry.declarations, (list) => [...list.map(toMcp), callToolDeclaration].sort(byName))
+      case "off":
+        return Effect.zipWith(registry.declarations, registry.hiddenTools, (shown, hidden) => [...shown, ...hidden].map(toMcp).sort(byName))
+    }
+  })
+  mcp.setRequestHandler(ListToolsRequestSchema, () => run(Effect.map(listed, (tools) => ({ tools }))))
 
   // Arguments nested past MAX_ARGUMENT_DEPTH are refused before any decoding (which recurses).
+  // In proxy mode `call_tool` stands for the revealed tool it names: the same scheduler call.
   const runCall = (callId: string, name: string, args: Record<string, unknown>): Effect.Effect<CallResult> =>
     exceedsDepth(args)
       ? Effect.succeed({ _tag: "Failure", callId, name, code: InvalidToolParams.code, message: tooDeepMessage(name), display: tooDeepMessage(name) })
+      : name === CALL_TOOL_NAME && deferredMode() === "proxy"
+      ? Effect.flatMap(
+        Effect.provideContext(resolveProxyCall(args), context),
+        (target): Effect.Effect<CallResult> =>
+          target._tag === "Call"
+            ? scheduler.runOne({ callId, name: target.name, args: target.args })
+            : Effect.succeed({ _tag: "Failure", callId, name, code: target.code, message: target.message, display: target.message })
+      )
       : scheduler.runOne({ callId, name, args })
   let nextCallId = 0
   mcp.setRequestHandler(CallToolRequestSchema, (request, extra) =>

@@ -84,7 +84,7 @@ export const taskNotification = (n: NotificationInput): string => {
  */
 export const completionReminder = (n: Omit<NotificationInput, "tail" | "cwd">): string => {
   const how = n.exitCode !== undefined ? `exit code ${n.exitCode}` : n.error ?? "no exit code"
-  return `Background task ${n.id} ended: ${notificationSummary(n.command, n.status)} (${how}). ` +
+  return `Background task ${n.id} ended: ${notificationSummary(n.command, n.status).slice(0, -1)} (${how}). ` +
     `Its output is in ${n.outputPath}; read it with read_file.`
 }
 
