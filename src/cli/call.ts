@@ -137,7 +137,7 @@ export const terminalApprover = (options: {
     confirm: (request) =>
       Effect.gen(function*() {
         if (options.yes) return { _tag: "proceed_once" } as ConfirmationOutcome
-        if (!options.interactive) return { _tag: "cancel", reason: NO_TERMINAL_REASON } as ConfirmationOutcome
+        if (!options.interactive) return { _tag: "cancel", reason: NO_TERMINAL_REASON, unasked: true } as ConfirmationOutcome
         if (options.before) yield* options.before
         yield* err(renderApproval(request, options.color))
         if (request.details.type === "ask_user_question") {

@@ -174,16 +174,26 @@ const serve = Command.make("serve", {
         "calls that need approval are confirmed through MCP elicitation when the host supports it, else refused; plan: nothing that changes files or runs commands."
     ),
     Flag.withDefault("yolo")
+  ),
+  deferred: Flag.Literals("deferred", ["list-changed", "proxy", "off"]).pipe(
+    Flag.withDescription(
+      "How deferred tools reach the host: list-changed (tool_search reveals, the host re-lists), proxy (also a call_tool " +
+        "tool for hosts that never re-list), off (every tool listed up front). Default: env TOOLWRIGHT_DEFERRED, the config's " +
+        "\"deferred\", else by host (Qwen Code, Gemini CLI, Codex: proxy; others: list-changed)."
+    ),
+    Flag.optional
   )
 }, Effect.fn("cli.serve")(function*(flags) {
   const options = yield* sessionOptions(flags)
-  yield* serveStdio({ ...options, mode: flags.approval as ApprovalMode })
+  const deferred = Option.getOrUndefined(flags.deferred)
+  yield* serveStdio({ ...options, mode: flags.approval as ApprovalMode, ...(deferred !== undefined ? { deferred } : {}) })
 }, catchSessionProblems, Effect.provideService(Logger.LogToStderr, true))).pipe(
   Command.withDescription("Serve the tools over MCP on stdin/stdout, for an MCP host (Claude Code, Qwen Code, Gemini CLI, Cursor)."),
   Command.withExamples([
     { command: "toolwright serve", description: "Serve the current directory" },
     { command: "toolwright serve --root ~/src/app --root ~/src/lib", description: "Two roots; relative paths resolve against the first" },
     { command: "toolwright serve --approval default", description: "Ask the host's user (elicitation) before edits and commands" },
+    { command: "toolwright serve --deferred proxy", description: "Offer call_tool for revealed tools (a host that never re-lists its tools)" },
     { command: "toolwright serve --config ~/.toolwright/mcp.json", description: "Also offer the tools of the MCP servers listed there (a gateway)" }
   ])
 )

@@ -94,7 +94,15 @@ export interface McpConfig {
   readonly servers: ReadonlyArray<McpServerConfig>
   readonly problems: ReadonlyArray<McpConfigProblem>
   readonly budget: McpBudgetConfig | undefined
+  /** How `toolwright serve` offers deferred tools (top-level `"deferred"`); unset: chosen per host. */
+  readonly deferred?: DeferredMode | undefined
 }
+
+/** How the serve door offers deferred tools: see docs/hosts.md. @category models */
+export type DeferredMode = "list-changed" | "proxy" | "off"
+
+/** The deferred modes. @category constants */
+export const DEFERRED_MODES: ReadonlyArray<DeferredMode> = ["list-changed", "proxy", "off"]
 
 /** A config with no servers. @category constants */
 export const emptyMcpConfig: McpConfig = { servers: [], problems: [], budget: undefined }
@@ -376,7 +384,21 @@ export const parseMcpConfig = (input: unknown, options: ParseOptions = {}): Effe
         budget = { maxServers: raw.success.maxServers, mode: raw.success.mode ?? "enforce" }
       }
     }
-    return { servers: decoded, problems, budget }
+    let deferred: DeferredMode | undefined
+    const rawDeferred = top["deferred"]
+    if (rawDeferred !== undefined) {
+      if (typeof rawDeferred === "string" && (DEFERRED_MODES as ReadonlyArray<string>).includes(rawDeferred)) {
+        deferred = rawDeferred as DeferredMode
+      } else {
+        problems.push({
+          severity: "warning",
+          server: undefined,
+          field: "deferred",
+          message: `${where}: "deferred" must be one of ${DEFERRED_MODES.map((m) => `"${m}"`).join(", ")}, got ${describeValue(rawDeferred)}; it is ignored (the mode is chosen per host).`
+        })
+      }
+    }
+    return { servers: decoded, problems, budget, ...(deferred !== undefined ? { deferred } : {}) }
   })
 
 /**

@@ -18,10 +18,11 @@ import * as Ref from "effect/Ref"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import {
-  buildChangedMcpToolsReminder,
+  buildChangedMcpToolsBody,
   buildMcpServerInstructionsReminder,
   type DeferredToolSummary,
-  ToolRegistry
+  ToolRegistry,
+  wrapSystemReminder
 } from "../registry/index.js"
 import { SessionEvents, Workspace } from "../session/index.js"
 import { ExecutionFailed } from "../tool/index.js"
@@ -108,8 +109,12 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
   }
 
   const budgetWarnings = yield* pool.warnings
+  // a budget warning is logged, told to the host, and reminded to the model with its next result
   yield* Effect.forkScoped(Stream.runForEach(budgetWarnings, (w) =>
-    Effect.andThen(Effect.logWarning(`toolwright: ${warningMessage(w)}`), notice("warning", undefined, warningMessage(w)))))
+    Effect.logWarning(`toolwright: ${warningMessage(w)}`).pipe(
+      Effect.andThen(notice("warning", undefined, warningMessage(w))),
+      Effect.andThen(sessionEvents.remind("mcp-budget", warningMessage(w)))
+    )))
 
   const promptsKey = () => JSON.stringify([...entries.values()].map((e) => [e.server.name, e.catalog?.prompts ?? []]))
 
@@ -219,7 +224,8 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
   // What the startup prelude told the model: every MCP tool registered by now.
   yield* Ref.set(announced, new Set((yield* mcpSummaries).map((t) => t.name)))
 
-  const takeReminder = Effect.gen(function*() {
+  // MCP tools added or removed since the model was last told (upstream list_changed, late starts, exits)
+  const takeChanges = Effect.gen(function*() {
     const told = yield* Ref.get(announced)
     if (told === undefined) return null
     const now = new Set((yield* mcpSummaries).map((t) => t.name))
@@ -228,8 +234,11 @@ export const makeGateway = Effect.fnUntraced(function*(options: GatewayOptions) 
       .map((tool) => ({ name: tool.name, description: tool.description, serverName: tool.serverName }))
     const removed = [...told].filter((name) => !now.has(name))
     yield* Ref.set(announced, now)
-    return buildChangedMcpToolsReminder(added, removed)
+    return buildChangedMcpToolsBody(added, removed)
   })
+  const takeReminder = Effect.map(takeChanges, (body) => (body === null ? null : wrapSystemReminder(body)))
+  // every door's next tool result carries the changes (the scheduler takes the session's reminders)
+  yield* sessionEvents.addReminderSource(takeChanges)
 
   const instructionsReminder = Effect.sync(() =>
     buildMcpServerInstructionsReminder(

@@ -7,9 +7,11 @@ export * as Registry from "./registry.js"
 export { PublishFailed, type ToolFactory, ToolRegistry } from "./registry.js"
 export { mcpToolName } from "./toolSearch/mcpNames.js"
 export {
+  buildChangedMcpToolsBody,
   buildChangedMcpToolsReminder,
   buildDeferredToolsReminder,
   buildMcpServerInstructionsReminder
 } from "./toolSearch/reminder.js"
 export { makeToolSearch } from "./toolSearch/toolSearch.js"
+export { wrapSystemReminder } from "./toolSearch/xml.js"
 export type { DeferredToolSummary } from "./toolSearch/types.js"

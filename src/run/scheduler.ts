@@ -2,7 +2,9 @@
  * The scheduler: every door sends tool calls here, as a batch. Each call is looked up, validated,
  * decided by the policy, confirmed when it must be, executed (consecutive concurrency-safe calls
  * in parallel, everything else alone and in order), and finally the whole batch goes through the
- * output pipeline. Results come back in call order.
+ * output pipeline. Results come back in call order. The session's waiting reminders (a finished
+ * background shell, changed MCP tools, a budget warning) go last on the batch's last result, as one
+ * `<system-reminder>` part, so every door shows them to the model once.
  *
  * @since 0.1.0
  */
@@ -13,8 +15,8 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../output/index.js"
-import { ToolRegistry } from "../registry/index.js"
-import { locateParam, locateWritableParam, Workspace } from "../session/index.js"
+import { ToolRegistry, wrapSystemReminder } from "../registry/index.js"
+import { locateParam, locateWritableParam, SessionEvents, Workspace } from "../session/index.js"
 import {
   type CallFailure,
   type CallResult,
@@ -152,8 +154,12 @@ const deniedMessage = (name: string, decision: PolicyDecision): string => {
   return `toolwright requires permission to use ${name}, but that permission was declined${why}.`
 }
 
-const cancelledMessage = (name: string, reason: string | undefined): string =>
-  `The user declined this ${name} call${reason ? `: ${reason}` : ""}. Do not retry it unchanged; ask the user how to proceed.`
+const cancelledMessage = (name: string, outcome: Extract<ConfirmationOutcome, { _tag: "cancel" }>): string =>
+  outcome.unasked === true
+    ? `This ${name} call needs approval, but no one could be asked (${outcome.reason ?? "no way to ask"}); it did not run. ` +
+      `Do not retry it unchanged: ask the user to allow ${name} (a permission rule such as --allow "${name}", or starting ` +
+      `toolwright with --approval auto-edit or yolo), or do the task without it.`
+    : `The user declined this ${name} call${outcome.reason ? `: ${outcome.reason}` : ""}. Do not retry it unchanged; ask the user how to proceed.`
 
 /** Converts whatever a tool failed with into a tool error; defects become `unhandled_exception`. @category errors */
 export const toToolError = (cause: Cause.Cause<unknown>): ToolError => {
@@ -178,6 +184,17 @@ const alwaysKeys = (invocation: Invocation): ReadonlyArray<string> => {
 }
 
 /**
+ * A result with the reminder text added last: a part after a success's content, a paragraph after
+ * a failure's or cancellation's message.
+ *
+ * @category reminders
+ */
+export const withReminder = (result: CallResult, reminder: string): CallResult =>
+  result._tag === "Success"
+    ? { ...result, llmContent: [...result.llmContent, { type: "text", text: reminder }] }
+    : { ...result, message: `${result.message}\n\n${reminder}` }
+
+/**
  * Builds a scheduler over the session's registry, workspace, approver, hooks and output pipeline.
  *
  * @category constructors
@@ -188,6 +205,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
   const approver = yield* Approver
   const hooks = yield* ToolHooks
   const pipeline = yield* OutputPipeline
+  const events = yield* SessionEvents
   const mode = yield* Ref.make<ApprovalMode>(options.mode ?? "default")
   const alwaysApproved = yield* Ref.make<ReadonlySet<string>>(new Set())
   const rules = options.rules ?? []
@@ -230,7 +248,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
         details: details.value
       })
       if (!interactive && outcome._tag === "cancel") {
-        return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome.reason) } } as Prepared
+        return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome) } } as Prepared
       }
       if (!interactive && !personOnly && outcome._tag === "proceed_always") {
         yield* Ref.update(alwaysApproved, (s) => new Set([...s, ...keys]))
@@ -327,7 +345,11 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     finalized.results.forEach((r) => {
       if (r._tag === "Success") r.resultFilePaths.forEach((path) => touched.add(path))
     })
-    return { results: finalized.results, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
+    const reminders = yield* events.takeReminders
+    const final = reminders.length === 0 || finalized.results.length === 0
+      ? finalized.results
+      : [...finalized.results.slice(0, -1), withReminder(finalized.results.at(-1)!, wrapSystemReminder(reminders.join("\n\n")))]
+    return { results: final, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
   })
 
   // A span per batch, without a captured stack trace: capturing one costs more than the rest of a
@@ -348,5 +370,5 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
 /** The scheduler layer. @category layers */
 export const layer = (
   options: SchedulerOptions = {}
-): Layer.Layer<Scheduler, never, ToolRegistry | Workspace | Approver | ToolHooks | OutputPipeline> =>
+): Layer.Layer<Scheduler, never, ToolRegistry | Workspace | Approver | ToolHooks | OutputPipeline | SessionEvents> =>
   Layer.effect(Scheduler, make(options))

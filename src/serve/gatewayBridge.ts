@@ -1,9 +1,8 @@
 /**
  * What the MCP server door adds to a session: upstream prompts as prompts of our server, the
  * session's events (`SessionEvents`: upstream status and logs, finished background shells) as MCP
- * log notifications, `prompts/list_changed` when upstream prompts change, and the after-startup
- * tool reminder appended to the next tool result (the one place an MCP server can speak to the
- * model).
+ * log notifications and `prompts/list_changed` when upstream prompts change. (What the model must
+ * hear, e.g. the after-startup tool reminder, the scheduler attaches to the next tool result.)
  *
  * @since 0.1.0
  */
@@ -99,15 +98,3 @@ export const forwardSessionEvents = Effect.fnUntraced(function*(
     yield* Stream.runForEach(stream, send)
   }))
 })
-
-/**
- * Appends the pending after-startup reminder (tools added or removed upstream) to a tool result.
- *
- * @category serve
- */
-export const withPendingReminder = <R extends { readonly content: ReadonlyArray<unknown> }>(
-  gateway: McpGateway["Service"],
-  result: R
-): Effect.Effect<R> =>
-  Effect.map(gateway.takeReminder, (reminder) =>
-    reminder === null ? result : { ...result, content: [...result.content, { type: "text", text: reminder }] })

@@ -2,7 +2,8 @@
  * `toolwright serve`: an MCP server over one workspace session. `tools/list` is the session's
  * current declaration list; `tools/call` runs through the scheduler (policy, approval, budgets); a
  * reveal by `tool_search` sends `notifications/tools/list_changed`; `initialize` returns
- * instructions carrying the deferred-tools reminder.
+ * instructions carrying the deferred-tools reminder. Per host, deferred tools are also reachable
+ * through `call_tool` (`proxy`) or not deferred at all (`off`): see ./deferred.ts.
  *
  * @since 0.1.0
  */
@@ -18,13 +19,14 @@ import * as Stream from "effect/Stream"
 import { McpGateway } from "../mcp/service.js"
 import { OutputStore } from "../output/index.js"
 import { buildDeferredToolsReminder, PublishFailed, ToolRegistry } from "../registry/index.js"
-import { Approver, Scheduler, SessionLayer } from "../run/index.js"
+import { Approver, Scheduler, SessionInitError, SessionLayer } from "../run/index.js"
 import { SessionEvents } from "../session/index.js"
 import { type CallResult, type ConfirmationOutcome, InvalidToolParams, toMcp } from "../tool/index.js"
 import { exceedsDepth, tooDeepMessage } from "./argumentDepth.js"
 import { toCallToolResult } from "./content.js"
+import { CALL_TOOL_NAME, callToolDeclaration, type DeferredMode, deferredModeForClient, deferredModeFromEnv, resolveProxyCall } from "./deferred.js"
 import { elicitingApprover } from "./elicitation.js"
-import { forwardSessionEvents, gatewayCapabilities, registerPrompts, withPendingReminder } from "./gatewayBridge.js"
+import { forwardSessionEvents, gatewayCapabilities, registerPrompts } from "./gatewayBridge.js"
 import { registerOutputResources, withOutputLinks } from "./outputResources.js"
 import { type LiveTap, progressTokenOf, withProgress } from "./progress.js"
 
@@ -38,6 +40,12 @@ export interface ServeOptions extends SessionLayer.SessionOptions {
    * Default: cancel.
    */
   readonly fallbackApproval?: ConfirmationOutcome | undefined
+  /**
+   * How deferred tools are offered: `list-changed`, `proxy` (plus `call_tool`) or `off` (all
+   * listed). Default: `TOOLWRIGHT_DEFERRED`, else the MCP config's `"deferred"`, else by the host's
+   * `clientInfo.name`.
+   */
+  readonly deferred?: DeferredMode | undefined
 }
 
 const INTRO = `toolwright gives you tools over this workspace: read and edit files, run commands, search, and more. ` +
@@ -63,7 +71,7 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   // The approver asks through the server (elicitation), and the server's instructions need the
   // session: the approver reads the server once it exists.
   let server: Server | undefined
-  const approver = elicitingApprover(() => server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval" })
+  const approver = elicitingApprover(() => server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval", unasked: true })
   const context = yield* Layer.build(SessionLayer.layer(options).pipe(Layer.provide(Layer.succeed(Approver, approver))))
   // Calls run on their own fibers, outside the caller's references: stdout is the MCP stream, so
   // their logs (a defect's included) go to stderr.
@@ -72,8 +80,16 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   const registry = Context.get(context, ToolRegistry)
   const scheduler = Context.get(context, Scheduler)
   const gateway = Context.get(context, McpGateway)
+  // flag, else environment, else config file; unset: chosen by the host's name once it has said it
+  const chosen = options.deferred ??
+    (yield* deferredModeFromEnv.pipe(Effect.mapError((message) => new SessionInitError({ message })))) ??
+    options.mcp?.config.deferred
+  const deferredMode = (): DeferredMode => chosen ?? deferredModeForClient(server?.getClientVersion()?.name)
   const summary = yield* registry.deferredSummary
-  const instructions = instructionsFor(buildDeferredToolsReminder(summary), yield* gateway.instructionsReminder)
+  const instructions = instructionsFor(
+    chosen === "off" ? null : buildDeferredToolsReminder(summary),
+    yield* gateway.instructionsReminder
+  )
   const mcp = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {}, ...gatewayCapabilities(gateway) },
     instructions,
@@ -90,14 +106,35 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   const store = Context.get(context, OutputStore)
   registerOutputResources(mcp, store)
 
-  mcp.setRequestHandler(ListToolsRequestSchema, () =>
-    run(Effect.map(registry.declarations, (list) => ({ tools: list.map(toMcp) }))))
+  const byName = (a: { readonly name: string }, b: { readonly name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  const listed = Effect.suspend(() => {
+    switch (deferredMode()) {
+      case "list-changed":
+        return Effect.map(registry.declarations, (list) => list.map(toMcp))
+      case "proxy":
+        return Effect.map(registry.declarations, (list) => [...list.map(toMcp), callToolDeclaration].sort(byName))
+      case "off":
+        return Effect.zipWith(registry.declarations, registry.hiddenTools, (shown, hidden) => [...shown, ...hidden].map(toMcp).sort(byName))
+    }
+  })
+  mcp.setRequestHandler(ListToolsRequestSchema, () => run(Effect.map(listed, (tools) => ({ tools }))))
 
   // Arguments nested past MAX_ARGUMENT_DEPTH are refused before any decoding (which recurses).
-  const runCall = (callId: string, name: string, args: Record<string, unknown>, onPart?: LiveTap): Effect.Effect<CallResult> =>
-    exceedsDepth(args)
+  // In proxy mode `call_tool` stands for the revealed tool it names: the same scheduler call.
+  const runCall = (callId: string, name: string, args: Record<string, unknown>, onPart?: LiveTap): Effect.Effect<CallResult> => {
+    const tap = onPart ? { onPart: (_: string, part: Parameters<LiveTap>[0], origin: Parameters<LiveTap>[1]) => onPart(part, origin) } : {}
+    return exceedsDepth(args)
       ? Effect.succeed({ _tag: "Failure", callId, name, code: InvalidToolParams.code, message: tooDeepMessage(name), display: tooDeepMessage(name) })
-      : scheduler.runOne({ callId, name, args }, onPart ? { onPart: (_, part, origin) => onPart(part, origin) } : {})
+      : name === CALL_TOOL_NAME && deferredMode() === "proxy"
+      ? Effect.flatMap(
+        Effect.provideContext(resolveProxyCall(args), context),
+        (target): Effect.Effect<CallResult> =>
+          target._tag === "Call"
+            ? scheduler.runOne({ callId, name: target.name, args: target.args }, tap)
+            : Effect.succeed({ _tag: "Failure", callId, name, code: target.code, message: target.message, display: target.message })
+      )
+      : scheduler.runOne({ callId, name, args }, tap)
+  }
   let nextCallId = 0
   mcp.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     run(
@@ -111,8 +148,7 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
           withOutputLinks(store, result, toCallToolResult(result)).pipe(
             Effect.tap(({ linked }) => linked > 0 ? Effect.ignore(Effect.tryPromise(() => mcp.sendResourceListChanged())) : Effect.void),
             Effect.map(({ result }) => result)
-          )),
-        Effect.flatMap((result) => withPendingReminder(gateway, result))
+          ))
       ),
       { signal: extra.signal }
     ) as Promise<never>)

@@ -74,4 +74,9 @@ export type ConfirmationDetails =
 export type ConfirmationOutcome =
   | { readonly _tag: "proceed_once"; readonly answers?: Readonly<Record<string, string>> | undefined }
   | { readonly _tag: "proceed_always" }
-  | { readonly _tag: "cancel"; readonly reason?: string | undefined }
+  | {
+    readonly _tag: "cancel"
+    readonly reason?: string | undefined
+    /** No person could be asked (a host without elicitation, no terminal): nobody declined. */
+    readonly unasked?: boolean | undefined
+  }

@@ -171,7 +171,7 @@ describe("the CLI approver without a terminal", () => {
       const yes = yield* terminalApprover({ yes: true, interactive: false, color: false }).confirm(request)
       assert.deepStrictEqual(yes, { _tag: "proceed_once" })
       const no = yield* terminalApprover({ yes: false, interactive: false, color: false }).confirm(request)
-      assert.deepStrictEqual(no, { _tag: "cancel", reason: NO_TERMINAL_REASON })
+      assert.deepStrictEqual(no, { _tag: "cancel", reason: NO_TERMINAL_REASON, unasked: true })
       assert.include(NO_TERMINAL_REASON, "--yes")
     }))
 })

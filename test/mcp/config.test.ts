@@ -137,6 +137,17 @@ describe("MCP config", () => {
       assert.strictEqual(bad.problems[0]!.field, "mcpBudget")
     }))
 
+  it.effect("reads the serve door's deferred mode; a bad one is a warning and ignored", () =>
+    Effect.gen(function*() {
+      const ok = yield* parse({ mcpServers: {}, deferred: "proxy" })
+      assert.strictEqual(ok.deferred, "proxy")
+      assert.isUndefined((yield* parse({ mcpServers: {} })).deferred)
+      const bad = yield* parse({ mcpServers: {}, deferred: "sometimes" })
+      assert.isUndefined(bad.deferred)
+      assert.strictEqual(bad.problems[0]!.field, "deferred")
+      assert.include(bad.problems[0]!.message, `"list-changed", "proxy", "off"`)
+    }))
+
   it.effect("whole-file problems fail with a precise message", () =>
     Effect.gen(function*() {
       const noServers = yield* Effect.flip(parse({ servers_: {} }))

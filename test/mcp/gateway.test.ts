@@ -12,10 +12,14 @@ import type { LiveOutput } from "../../src/tool/tool.js"
 import { testSession } from "../support/session.js"
 import { eventually, fixtureEntry } from "./support.js"
 
-/** A session whose MCP config is the given `mcpServers`. */
-const sessionWith = (mcpServers: Record<string, unknown>, options: { readonly startupWaitMs?: number } = {}) =>
+/** A session whose MCP config is the given `mcpServers` (and budget). */
+const sessionWith = (
+  mcpServers: Record<string, unknown>,
+  options: { readonly startupWaitMs?: number } = {},
+  mcpBudget?: Record<string, unknown>
+) =>
   Layer.unwrap(Effect.map(
-    parseMcpConfig({ mcpServers }).pipe(Effect.orDie),
+    parseMcpConfig({ mcpServers, ...(mcpBudget ? { mcpBudget } : {}) }).pipe(Effect.orDie),
     (config) => testSession([], { mcp: { config, ...options } }).layer
   ))
 
@@ -25,6 +29,13 @@ const call = (name: string, args: unknown, onOutput?: (callId: string, chunk: Li
 const textOf = (result: CallResult): string => {
   assert.strictEqual(result._tag, "Success", JSON.stringify(result))
   return result._tag === "Success" ? result.llmContent.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("") : ""
+}
+
+/** The tool's own first text part (a session reminder may follow it). */
+const firstText = (result: CallResult): string => {
+  assert.strictEqual(result._tag, "Success", JSON.stringify(result))
+  const part = result._tag === "Success" ? result.llmContent[0] : undefined
+  return part?.type === "text" ? part.text : ""
 }
 
 const failureOf = (result: CallResult) => {
@@ -170,7 +181,7 @@ layer(sessionWith({ fixture: fixtureEntry() }), { timeout: 30_000, excludeTestSe
       const registry = yield* ToolRegistry
       const gateway = yield* McpGateway
       assert.isNull(yield* gateway.takeReminder)
-      assert.strictEqual(textOf(yield* call("mcp__fixture__toggle", {})), "extra added")
+      assert.strictEqual(firstText(yield* call("mcp__fixture__toggle", {})), "extra added")
       yield* eventually(Effect.map(registry.names, (n) => (n.includes("mcp__fixture__extra") ? true : undefined)), "extra to appear")
       assert.isTrue(yield* registry.isDeferredAndHidden("mcp__fixture__extra"))
       const added = yield* gateway.takeReminder
@@ -182,7 +193,7 @@ layer(sessionWith({ fixture: fixtureEntry() }), { timeout: 30_000, excludeTestSe
       yield* registry.reveal(["mcp__fixture__extra"])
       assert.include((yield* registry.declarations).map((t) => t.name), "mcp__fixture__extra")
       yield* registry.reveal(["mcp__fixture__echo"])
-      assert.strictEqual(textOf(yield* call("mcp__fixture__toggle", {})), "extra removed")
+      assert.strictEqual(firstText(yield* call("mcp__fixture__toggle", {})), "extra removed")
       yield* eventually(Effect.map(registry.names, (n) => (n.includes("mcp__fixture__extra") ? undefined : true)), "extra to go")
       const removed = yield* gateway.takeReminder
       assert.include(removed!, CHANGED_MCP_TOOLS_INTRO)
@@ -195,9 +206,31 @@ layer(sessionWith({ fixture: fixtureEntry() }), { timeout: 30_000, excludeTestSe
       yield* call("mcp__fixture__toggle", {})
       yield* eventually(Effect.map(registry.names, (n) => (n.includes("mcp__fixture__extra") ? true : undefined)), "extra to return")
       assert.isTrue(yield* registry.isDeferredAndHidden("mcp__fixture__extra"))
+      // the scheduler attaches the changes to the next result, once (every door shows them)
+      const works = yield* call("mcp__fixture__extra", {})
+      assert.strictEqual(firstText(works), "extra works")
+      const parts = works._tag === "Success" ? works.llmContent : []
+      const last = parts.at(-1)
+      assert.isTrue(last?.type === "text" && last.text.startsWith("<system-reminder>") && last.text.includes(ADDED_MCP_TOOLS_INTRO))
       assert.strictEqual(textOf(yield* call("mcp__fixture__extra", {})), "extra works")
     }))
 })
+
+layer(sessionWith({ fixture: fixtureEntry() }, {}, { maxServers: 1, mode: "warn" }), { timeout: 30_000, excludeTestServices: true })(
+  "the MCP budget warning",
+  (it) => {
+    it.effect("reaches the model once, with the next tool result", () =>
+      Effect.gen(function*() {
+        const first = yield* call("tool_search", { query: "select:mcp__fixture__echo" })
+        const parts = first._tag === "Success" ? first.llmContent : []
+        const last = parts.at(-1)
+        assert.isTrue(last?.type === "text" && last.text.startsWith("<system-reminder>"), JSON.stringify(parts))
+        assert.include(last?.type === "text" ? last.text : "", "1 of 1 MCP server slots of this workspace are in use")
+        const second = yield* call("tool_search", { query: "select:mcp__fixture__echo" })
+        assert.notInclude(textOf(second), "MCP server slots")
+      }))
+  }
+)
 
 layer(
   sessionWith({

@@ -39,6 +39,14 @@ describe("toolwright serve --approval default: asking through MCP elicitation", 
       const client = yield* connectServe(["--root", root, "--state-dir", state, "--tools-module", toolsModule, "--approval", "default"])
       const result = yield* Effect.promise(() => client.callTool({ name: "size_of", arguments: { file_path: "abcd" } }))
       assert.isTrue(result.isError)
-      assert.include((result.content as Array<{ text: string }>)[0]!.text, "the host cannot ask for approval")
+      const text = (result.content as Array<{ text: string }>)[0]!.text
+      assert.include(text, "the host cannot ask for approval")
+      assert.include(text, "no one could be asked")
+      assert.include(text, "--approval")
+      assert.notInclude(text, "The user declined")
+      // tool_search changes nothing a host must approve: hosts that auto-allow read-only tools allow it
+      const listed = yield* Effect.promise(() => client.listTools())
+      const search = listed.tools.find((t) => t.name === "tool_search")
+      assert.strictEqual(search?.annotations?.readOnlyHint, true)
     }), 60_000)
 })

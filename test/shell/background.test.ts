@@ -118,7 +118,10 @@ describe("background shells", () => {
 
         const late = yield* call("send_message", { task_id: bg.id, message: "anyone?" })
         assert.strictEqual(codeOf(late), "send_message_not_running")
-        assert.strictEqual(textOf(late), `Error: Background task "${bg.id}" is not running (status: completed). Cannot send messages to stopped tasks.`)
+        // the error, then the reminder of the shell's end that the session still owed the model
+        const [error, reminder] = textOf(late).split("\n\n")
+        assert.strictEqual(error, `Error: Background task "${bg.id}" is not running (status: completed). Cannot send messages to stopped tasks.`)
+        assert.include(reminder, `<system-reminder>\nBackground task ${bg.id} ended: Shell command`)
         const unknown = yield* call("send_message", { task_id: "bg_deadbeef", message: "x" })
         assert.strictEqual(codeOf(unknown), "send_message_not_found")
         assert.strictEqual(textOf(unknown), "Error: No background task found with ID \"bg_deadbeef\".")

@@ -39,10 +39,12 @@ export const connectServeWith = (options: {
   readonly env?: Record<string, string>
   readonly extraEnv?: Record<string, string>
   readonly asNobody?: boolean
+  /** The `clientInfo.name` the client sends (default `toolwright-test`). */
+  readonly clientName?: string
 }) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
-      const client = new Client({ name: "toolwright-test", version: "0.0.0" }, { capabilities: options.capabilities ?? {} })
+      const client = new Client({ name: options.clientName ?? "toolwright-test", version: "0.0.0" }, { capabilities: options.capabilities ?? {} })
       const serve = [cliUnderTest, "serve", ...options.args]
       const transport = new StdioClientTransport({
         command: options.asNobody ? "setpriv" : process.execPath,

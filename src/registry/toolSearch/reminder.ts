@@ -88,17 +88,23 @@ export const buildChangedMcpToolsReminder = (
   added: ReadonlyArray<DeferredToolSummary>,
   removedNames: ReadonlyArray<string>
 ): string | null => {
+  const body = buildChangedMcpToolsBody(added, removedNames)
+  return body === null ? null : wrapSystemReminder(body)
+}
+
+/** The body of {@link buildChangedMcpToolsReminder}, unwrapped (a session reminder); null when nothing changed. */
+export const buildChangedMcpToolsBody = (
+  added: ReadonlyArray<DeferredToolSummary>,
+  removedNames: ReadonlyArray<string>
+): string | null => {
   const mcp = added.filter(isMcpTool)
   const removed = [...removedNames].sort()
-  if (removed.length === 0) {
-    const body = buildDeferredToolsBody(mcp, ADDED_MCP_TOOLS_INTRO)
-    return body === null ? null : wrapSystemReminder(body)
-  }
+  if (removed.length === 0) return buildDeferredToolsBody(mcp, ADDED_MCP_TOOLS_INTRO)
   const parts = [CHANGED_MCP_TOOLS_INTRO]
   const addedBody = buildDeferredToolsBody(mcp, NOW_AVAILABLE_MCP_TOOLS_INTRO)
   if (addedBody !== null) parts.push(addedBody)
   parts.push([REMOVED_MCP_TOOLS_INTRO, ...removed.map((n) => `- ${JSON.stringify(n)}`)].join("\n"))
-  return wrapSystemReminder(parts.join("\n\n"))
+  return parts.join("\n\n")
 }
 
 /** The MCP server instructions reminder (servers sorted, blank instructions dropped); null when none. */

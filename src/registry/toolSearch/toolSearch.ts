@@ -107,7 +107,7 @@ export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
     name: "tool_search",
     displayName: "ToolSearch",
     description: DESCRIPTION,
-    kind: Kind.Other,
+    kind: Kind.Search,
     alwaysLoad: true,
     searchHint: "tool search discover find schema",
     params: ToolSearchParams,

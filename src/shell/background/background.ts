@@ -35,6 +35,7 @@ import {
 import { ProcessHost, type StartedProcess } from "../terminal/host.js"
 import {
   type BackgroundStatus,
+  completionReminder,
   notificationDisplay,
   readFileTail,
   taskNotification
@@ -260,6 +261,14 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
     yield* PubSub.publish(pubsub, notification)
     // the door (MCP server) tells its host; it does not know the shell room
     yield* sessionEvents.publish({ _tag: "ShellFinished", shellId: id, status, text: notification.text, display: notification.display })
+    // and the model hears it with its next tool result (not a cancellation: task_stop or the end of
+    // the session asked for it, and task_stop's own result says so)
+    if (status !== "cancelled") {
+      yield* sessionEvents.remind(
+        `shell:${id}`,
+        completionReminder({ id, status, command: shell.command, exitCode: shell.exitCode, error: shell.error, outputPath: shell.outputPath })
+      )
+    }
     yield* Deferred.succeed(rt.settled, shell)
   })
 

@@ -76,6 +76,18 @@ export const taskNotification = (n: NotificationInput): string => {
   return lines.join("\n")
 }
 
+/**
+ * The short reminder the model gets with its next tool result when a background shell ends: what
+ * ended, how (exit code or why), where its output is, and what to do with it.
+ *
+ * @category formatting
+ */
+export const completionReminder = (n: Omit<NotificationInput, "tail" | "cwd">): string => {
+  const how = n.exitCode !== undefined ? `exit code ${n.exitCode}` : n.error ?? "no exit code"
+  return `Background task ${n.id} ended: ${notificationSummary(n.command, n.status).slice(0, -1)} (${how}). ` +
+    `Its output is in ${n.outputPath}; read it with read_file.`
+}
+
 /** The last `maxBytes` of a buffer, starting on a UTF-8 character boundary. @category formatting */
 export const utf8Tail = (bytes: Uint8Array, maxBytes: number): { readonly text: string; readonly truncated: boolean } => {
   if (bytes.length <= maxBytes) return { text: Buffer.from(bytes).toString("utf8"), truncated: false }
