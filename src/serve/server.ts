@@ -52,6 +52,42 @@ const INTRO = `toolwright gives you tools over this workspace: read and edit fil
 export const instructionsFor = (reminder: string | null, mcpInstructions: string | null = null): string =>
   [INTRO, mcpInstructions, reminder].filter((part): part is string => part !== null).join("\n\n")
 
+/** The session of one MCP connection: its services, built in the current scope. @category models */
+export type SessionParts = Context.Context<SessionLayer.SessionContext>
+
+/**
+ * Builds one session whose approver asks through `server` (read when a call needs approval).
+ *
+ * @category constructors
+ */
+export const buildSession = (options: ServeOptions, server: () => Server | undefined) =>
+  Layer.build(SessionLayer.layer(options).pipe(Layer.provide(Layer.succeed(
+    Approver,
+    elicitingApprover(server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval" })
+  ))))
+
+/**
+ * What the server announces for a session: `initialize` instructions and capabilities.
+ *
+ * @category constructors
+ */
+export const announcementOf = Effect.fnUntraced(function*(context: SessionParts) {
+  const gateway = Context.get(context, McpGateway)
+  const summary = yield* Context.get(context, ToolRegistry).deferredSummary
+  return {
+    instructions: instructionsFor(buildDeferredToolsReminder(summary), yield* gateway.instructionsReminder),
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {}, ...gatewayCapabilities(gateway) }
+  }
+})
+
+/** Makes the MCP server object of one connection (not connected). @category constructors */
+export const makeMcpServer = (announcement: Effect.Success<ReturnType<typeof announcementOf>>) =>
+  new Server(SERVER_INFO, {
+    capabilities: announcement.capabilities,
+    instructions: announcement.instructions,
+    debouncedNotificationMethods: ["notifications/tools/list_changed", "notifications/prompts/list_changed"]
+  })
+
 /**
  * Starts an MCP server for one session on the given transport. The server lives until the scope
  * closes (or the transport closes, see {@link serveUntilClosed}).
@@ -62,8 +98,26 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   // The approver asks through the server (elicitation), and the server's instructions need the
   // session: the approver reads the server once it exists.
   let server: Server | undefined
-  const approver = elicitingApprover(() => server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval" })
-  const context = yield* Layer.build(SessionLayer.layer(options).pipe(Layer.provide(Layer.succeed(Approver, approver))))
+  const context = yield* buildSession(options, () => server)
+  const announcement = yield* announcementOf(context)
+  const mcp = makeMcpServer(announcement)
+  server = mcp
+  yield* wireSession(mcp, context)
+  yield* Effect.acquireRelease(
+    Effect.promise(() => mcp.connect(transport)),
+    () => Effect.promise(() => mcp.close())
+  )
+  return { server: mcp, context, instructions: announcement.instructions }
+})
+
+/**
+ * Serves a built session on an MCP server: tool, prompt and resource handlers, list_changed
+ * notifications and the session's events (sent once the host has initialized, or at once when
+ * `initialized` says it already has). Ends with the scope.
+ *
+ * @category constructors
+ */
+export const wireSession = Effect.fnUntraced(function*(mcp: Server, context: SessionParts, initialized = false) {
   // Calls run on their own fibers, outside the caller's references: stdout is the MCP stream, so
   // their logs (a defect's included) go to stderr.
   const run = Effect.runPromiseWith(Context.add(context, Logger.LogToStderr, true))
@@ -71,20 +125,12 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   const registry = Context.get(context, ToolRegistry)
   const scheduler = Context.get(context, Scheduler)
   const gateway = Context.get(context, McpGateway)
-  const summary = yield* registry.deferredSummary
-  const instructions = instructionsFor(buildDeferredToolsReminder(summary), yield* gateway.instructionsReminder)
-  const mcp = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {}, ...gatewayCapabilities(gateway) },
-    instructions,
-    debouncedNotificationMethods: ["notifications/tools/list_changed", "notifications/prompts/list_changed"]
-  })
-  server = mcp
   // Protocol trouble (a handler that threw, a response to an unknown request) is said on stderr, never swallowed.
   mcp.onerror = (error) => void run(Effect.logWarning(`toolwright serve: ${error.message}`))
   // MCP upstreams' prompts; the session's events (upstream status and logs, finished background
   // shells) as log notifications once the host has initialized.
   registerPrompts(mcp, gateway, run)
-  yield* forwardSessionEvents(mcp, Context.get(context, SessionEvents), gateway)
+  yield* forwardSessionEvents(mcp, Context.get(context, SessionEvents), gateway, initialized)
   // Saved (offloaded) outputs as resources; a cut result links to its saved output.
   const store = Context.get(context, OutputStore)
   registerOutputResources(mcp, store)
@@ -123,12 +169,6 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
     Stream.runForEach(() => notify.pipe(Effect.ignore)),
     Effect.forkScoped
   )
-
-  yield* Effect.acquireRelease(
-    Effect.promise(() => mcp.connect(transport)),
-    () => Effect.promise(() => mcp.close())
-  )
-  return { server: mcp, context, instructions }
 })
 
 /**
