@@ -27,6 +27,11 @@ const keepStdoutForProtocol = Effect.sync(() => {
   console.debug = console.error
 })
 
+/** The largest message the serve door reads: {@link MAX_SERVE_MESSAGE_BYTES}, or its environment override. @category constructors */
+export const configuredMaxMessageBytes = Config.option(
+  Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1024)), MAX_SERVE_MESSAGE_BYTES_ENV)
+).pipe(Effect.map((value) => value._tag === "Some" ? value.value : MAX_SERVE_MESSAGE_BYTES))
+
 /**
  * Serves one session on stdin/stdout until the host closes stdin or dies (the parent pid changes),
  * then closes the session: its process trees are killed. A fatal failure is said on stderr and fails
@@ -36,9 +41,7 @@ const keepStdoutForProtocol = Effect.sync(() => {
  */
 export const serveStdio = Effect.fnUntraced(function*(options: ServeOptions) {
   yield* keepStdoutForProtocol
-  const maxMessageBytes = yield* Config.option(
-    Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1024)), MAX_SERVE_MESSAGE_BYTES_ENV)
-  ).pipe(Effect.map((value) => value._tag === "Some" ? value.value : MAX_SERVE_MESSAGE_BYTES))
+  const maxMessageBytes = yield* configuredMaxMessageBytes
   const transport = new ServeStdioTransport({ maxMessageBytes })
   let reason = "stdin closed"
   yield* Effect.scoped(Effect.gen(function*() {
