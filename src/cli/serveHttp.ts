@@ -66,7 +66,15 @@ const loadToken = Effect.fnUntraced(function*(file: string | undefined) {
  *
  * @category commands
  */
-export const serveOverHttp = Effect.fnUntraced(function*(
+export const serveOverHttp = (
+  session: ServeOptions,
+  flags: Parameters<typeof serveWith>[1]
+) =>
+  serveWith(session, flags).pipe(
+    Effect.tapError((error) => Effect.sync(() => process.stderr.write(`toolwright serve: ${error.message}\n`)))
+  )
+
+const serveWith = Effect.fnUntraced(function*(
   session: ServeOptions,
   flags: {
     readonly http: string

@@ -124,14 +124,16 @@ export const makeSessionTable = (options: SessionTableOptions) => {
     close,
     /** Closes sessions with no request for `idleMs`. */
     expireIdle: (idleMs: number) =>
-      Effect.forEach(
+      Effect.suspend(() =>
+        Effect.forEach(
         [...sessions.values()].filter((s) => s.inflight === 0 && Date.now() - s.lastSeen > idleMs),
         (s) => close(s, `idle for more than ${Math.round(idleMs / 1000)} s`),
-        { concurrency: "unbounded", discard: true }
+          { concurrency: "unbounded", discard: true }
+        )
       ),
     /** Closes every session (shutdown). */
     closeAll: (why: string) =>
-      Effect.forEach([...sessions.values()], (s) => close(s, why), { concurrency: "unbounded", discard: true })
+      Effect.suspend(() => Effect.forEach([...sessions.values()], (s) => close(s, why), { concurrency: "unbounded", discard: true }))
   }
 }
 

@@ -24,7 +24,7 @@ describe("toolwright serve --http (the built CLI)", () => {
       // each session reads and edits its own file
       yield* Effect.forEach(clients, ({ client }, i) =>
         Effect.gen(function*() {
-          const read = yield* call(client, "read_file", { absolute_path: path.join(root, `f${i}.txt`) })
+          const read = yield* call(client, "read_file", { file_path: path.join(root, `f${i}.txt`) })
           assert.include(textOf(read), `value ${i}`)
           const edit = yield* call(client, "edit", { file_path: path.join(root, `f${i}.txt`), old_string: `value ${i}`, new_string: `edited by ${i}` })
           assert.isUndefined(edit.isError, textOf(edit))
@@ -105,16 +105,16 @@ describe("toolwright serve --http (the built CLI)", () => {
 
       // the client offers root/sub and a directory the server does not serve: the session gets root/sub only
       const { client } = yield* connectHttp(door.url, { roots: [path.join(root, "sub"), outside] })
-      const relative = yield* call(client, "read_file", { absolute_path: "in.txt" })
+      const relative = yield* call(client, "read_file", { file_path: "in.txt" })
       assert.include(textOf(relative), "inside", "relative paths resolve against the client's first root")
       for (const denied of [path.join(root, "top.txt"), path.join(other, "o.txt"), path.join(outside, "x.txt")]) {
-        const result = yield* call(client, "read_file", { absolute_path: denied })
+        const result = yield* call(client, "read_file", { file_path: denied })
         assert.strictEqual(result._meta?.["toolwright/errorType"], "path_not_in_workspace", denied)
       }
 
       // a client without roots gets all the server's roots
       const plain = (yield* connectHttp(door.url)).client
-      assert.include(textOf(yield* call(plain, "read_file", { absolute_path: path.join(other, "o.txt") })), "other")
+      assert.include(textOf(yield* call(plain, "read_file", { file_path: path.join(other, "o.txt") })), "other")
 
       // a client whose roots all lie outside gets no session
       const stranger = (yield* connectHttp(door.url, { roots: [outside] })).client
@@ -156,7 +156,7 @@ describe("toolwright serve --http (the built CLI)", () => {
         })
         assert.isUndefined(started.isError, textOf(started))
       }
-      assert.isTrue(yield* eventually(() => processesWith(marker).length === 2), "both background processes run")
+      assert.isTrue(yield* eventually(() => processesWith(marker).length >= 2), "both background processes run")
       const exited = new Promise<number | null>((resolve) => door.child.on("exit", (code) => resolve(code)))
       door.child.kill("SIGTERM")
       const code = yield* Effect.promise(() => exited)
