@@ -1,6 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
+import * as http from "node:http"
+import * as os from "node:os"
 import * as path from "node:path"
 import { Effect } from "effect"
 import { connectHttp, eventually, processesWith, startHttpDoor, textOf } from "../support/httpServe.js"
@@ -70,11 +72,20 @@ describe("toolwright serve --http (the built CLI)", () => {
       assert.include(foreign.text, "--allow-origin https://evil.example")
       const allowed = yield* post({ authorization: "Bearer s3cret-token", origin: "https://app.example.com" })
       assert.strictEqual(allowed.status, 200)
+      // DNS rebinding: a page's request reaches 127.0.0.1 under a foreign Host name
       const rebound = yield* Effect.promise(() =>
-        fetch(door.url.replace("127.0.0.1", "localhost"), { method: "GET", headers: { authorization: "Bearer s3cret-token", host: "attacker.example" } })
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const req = http.request(door.url, { method: "POST", headers: { host: "attacker.example:80", authorization: "Bearer s3cret-token" } }, (res) => {
+            let text = ""
+            res.on("data", (chunk) => (text += chunk))
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, text }))
+          })
+          req.on("error", reject)
+          req.end("{}")
+        })
       )
-      // fetch keeps its own Host header; a request through a foreign name is refused by the Host check
-      assert.oneOf(rebound.status, [400, 403])
+      assert.strictEqual(rebound.status, 403)
+      assert.include(rebound.text, "is not this server's address")
 
       const { client } = yield* connectHttp(door.url, { token: "s3cret-token" })
       const listed = yield* Effect.promise(() => client.listTools())
@@ -88,6 +99,25 @@ describe("toolwright serve --http (the built CLI)", () => {
       const result = spawnSync(process.execPath, [cliUnderTest, "serve", "--http", "0.0.0.0:0"], { encoding: "utf8", env, timeout: 60_000 })
       assert.notStrictEqual(result.status, 0)
       assert.include(result.stderr, "without a bearer token")
+      const empty = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tw-token-")), "token")
+      fs.writeFileSync(empty, "\n")
+      const noToken = spawnSync(process.execPath, [cliUnderTest, "serve", "--http", "0.0.0.0:0", "--token-file", empty], { encoding: "utf8", env, timeout: 60_000 })
+      assert.notStrictEqual(noToken.status, 0)
+      assert.include(noToken.stderr, "is empty")
+      fs.rmSync(path.dirname(empty), { recursive: true })
+    }), 60_000)
+
+  it.live("says so when its port is taken", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      const state = yield* tempDir()
+      const door = yield* startHttpDoor(["--root", root, "--state-dir", state])
+      const taken = spawnSync(process.execPath, [cliUnderTest, "serve", "--http", new URL(door.url).host, "--root", root, "--state-dir", state], {
+        encoding: "utf8",
+        timeout: 60_000
+      })
+      assert.notStrictEqual(taken.status, 0)
+      assert.include(taken.stderr, "Cannot listen on 127.0.0.1:")
     }), 60_000)
 
   it.live("narrows a session's roots to the client's roots, never widening them", () =>
