@@ -26,6 +26,7 @@ import { serveStdio } from "../serve/index.js"
 import { type DeclarationFormat, declarations } from "../tool/index.js"
 import { catchSessionProblems, makeCallCommand } from "./call.js"
 import { makeRunCommand } from "./run.js"
+import { httpFlags, serveOverHttp } from "./serveHttp.js"
 import { loadToolModule } from "./toolModules.js"
 
 const roots = Flag.String("root").pipe(
@@ -182,19 +183,31 @@ const serve = Command.make("serve", {
         "\"deferred\", else by host (Qwen Code, Gemini CLI, Codex: proxy; others: list-changed)."
     ),
     Flag.optional
-  )
+  ),
+  ...httpFlags
 }, Effect.fn("cli.serve")(function*(flags) {
-  const options = yield* sessionOptions(flags)
   const deferred = Option.getOrUndefined(flags.deferred)
-  yield* serveStdio({ ...options, mode: flags.approval as ApprovalMode, ...(deferred !== undefined ? { deferred } : {}) })
+  const options = { ...(yield* sessionOptions(flags)), mode: flags.approval as ApprovalMode, ...(deferred !== undefined ? { deferred } : {}) }
+  if (Option.isSome(flags.http)) {
+    if (options.sessionId !== undefined) {
+      return yield* new SessionInitError({
+        message: "--session names one session, and --http serves one session per MCP client: drop --session (each HTTP client gets its own session)."
+      })
+    }
+    return yield* serveOverHttp(options, { ...flags, http: flags.http.value })
+  }
+  yield* serveStdio(options)
 }, catchSessionProblems, Effect.provideService(Logger.LogToStderr, true))).pipe(
-  Command.withDescription("Serve the tools over MCP on stdin/stdout, for an MCP host (Claude Code, Qwen Code, Gemini CLI, Cursor)."),
+  Command.withDescription(
+    "Serve the tools over MCP on stdin/stdout, for an MCP host (Claude Code, Qwen Code, Gemini CLI, Cursor); with --http, over Streamable HTTP for many sessions."
+  ),
   Command.withExamples([
     { command: "toolwright serve", description: "Serve the current directory" },
     { command: "toolwright serve --root ~/src/app --root ~/src/lib", description: "Two roots; relative paths resolve against the first" },
     { command: "toolwright serve --approval default", description: "Ask the host's user (elicitation) before edits and commands" },
     { command: "toolwright serve --deferred proxy", description: "Offer call_tool for revealed tools (a host that never re-lists its tools)" },
-    { command: "toolwright serve --config ~/.toolwright/mcp.json", description: "Also offer the tools of the MCP servers listed there (a gateway)" }
+    { command: "toolwright serve --config ~/.toolwright/mcp.json", description: "Also offer the tools of the MCP servers listed there (a gateway)" },
+    { command: "toolwright serve --http 8931", description: "Streamable HTTP on http://127.0.0.1:8931/mcp, one session per MCP client" }
   ])
 )
 

@@ -61,7 +61,7 @@ export const registerPrompts = (
 
 /**
  * Subscribes to the session's events now (before the server connects) and forwards them once the
- * host has initialized: first one status line per MCP server (what happened before the host was
+ * host has initialized (or at once, when it already has): first one status line per MCP server (what happened before the host was
  * listening), then every event as it comes. The forwarding ends with the scope.
  *
  * @category serve
@@ -69,9 +69,11 @@ export const registerPrompts = (
 export const forwardSessionEvents = Effect.fnUntraced(function*(
   server: Server,
   events: SessionEvents["Service"],
-  gateway: McpGateway["Service"]
+  gateway: McpGateway["Service"],
+  alreadyInitialized = false
 ) {
   const initialized = yield* Deferred.make<void>()
+  if (alreadyInitialized) Deferred.doneUnsafe(initialized, Effect.void)
   const previous = server.oninitialized
   server.oninitialized = () => {
     previous?.()

@@ -3,4 +3,7 @@
  *
  * @since 0.1.0
  */
-export { serveStdio } from "./stdio.js"
+export type { HttpServeOptions } from "./http.js"
+export { parseListenAddress } from "./httpAccess.js"
+export type { ServeOptions } from "./server.js"
+export { configuredMaxMessageBytes, serveStdio } from "./stdio.js"

@@ -61,6 +61,57 @@ const INTRO = `toolwright gives you tools over this workspace: read and edit fil
 export const instructionsFor = (reminder: string | null, mcpInstructions: string | null = null): string =>
   [INTRO, mcpInstructions, reminder].filter((part): part is string => part !== null).join("\n\n")
 
+/** The session of one MCP connection: its services, built in the current scope. @category models */
+export type SessionParts = Context.Context<SessionLayer.SessionContext>
+
+/**
+ * Builds one session whose approver asks through `server` (read when a call needs approval).
+ *
+ * @category constructors
+ */
+export const buildSession = (options: ServeOptions, server: () => Server | undefined) =>
+  Layer.build(SessionLayer.layer(options).pipe(Layer.provide(Layer.succeed(
+    Approver,
+    elicitingApprover(server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval", unasked: true })
+  ))))
+
+/**
+ * What the server announces for a session: `initialize` instructions and capabilities.
+ *
+ * @category constructors
+ */
+export const announcementOf = Effect.fnUntraced(function*(context: SessionParts, deferred?: DeferredMode) {
+  const gateway = Context.get(context, McpGateway)
+  const summary = yield* Context.get(context, ToolRegistry).deferredSummary
+  return {
+    // with every tool listed up front there is nothing deferred to remind of
+    instructions: instructionsFor(deferred === "off" ? null : buildDeferredToolsReminder(summary), yield* gateway.instructionsReminder),
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {}, ...gatewayCapabilities(gateway) }
+  }
+})
+
+/**
+ * The deferred-tools mode chosen by configuration: the option (flag), else `TOOLWRIGHT_DEFERRED`,
+ * else the MCP config's `"deferred"`; undefined leaves it to the host's name.
+ *
+ * @category constructors
+ */
+export const chosenDeferredMode = (options: ServeOptions): Effect.Effect<DeferredMode | undefined, SessionInitError> =>
+  options.deferred !== undefined
+    ? Effect.succeed(options.deferred)
+    : Effect.map(
+      deferredModeFromEnv.pipe(Effect.mapError((message) => new SessionInitError({ message }))),
+      (fromEnv) => fromEnv ?? options.mcp?.config.deferred
+    )
+
+/** Makes the MCP server object of one connection (not connected). @category constructors */
+export const makeMcpServer = (announcement: Effect.Success<ReturnType<typeof announcementOf>>) =>
+  new Server(SERVER_INFO, {
+    capabilities: announcement.capabilities,
+    instructions: announcement.instructions,
+    debouncedNotificationMethods: ["notifications/tools/list_changed", "notifications/prompts/list_changed"]
+  })
+
 /**
  * Starts an MCP server for one session on the given transport. The server lives until the scope
  * closes (or the transport closes, see {@link serveUntilClosed}).
@@ -71,8 +122,33 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   // The approver asks through the server (elicitation), and the server's instructions need the
   // session: the approver reads the server once it exists.
   let server: Server | undefined
-  const approver = elicitingApprover(() => server, options.fallbackApproval ?? { _tag: "cancel", reason: "the host cannot ask for approval", unasked: true })
-  const context = yield* Layer.build(SessionLayer.layer(options).pipe(Layer.provide(Layer.succeed(Approver, approver))))
+  const deferred = yield* chosenDeferredMode(options)
+  const context = yield* buildSession(options, () => server)
+  const announcement = yield* announcementOf(context, deferred)
+  const mcp = makeMcpServer(announcement)
+  server = mcp
+  yield* wireSession(mcp, context, false, deferred)
+  yield* Effect.acquireRelease(
+    Effect.promise(() => mcp.connect(transport)),
+    () => Effect.promise(() => mcp.close())
+  )
+  return { server: mcp, context, instructions: announcement.instructions }
+})
+
+/**
+ * Serves a built session on an MCP server: tool, prompt and resource handlers, list_changed
+ * notifications and the session's events (sent once the host has initialized, or at once when
+ * `initialized` says it already has). `deferred` is the chosen mode ({@link chosenDeferredMode});
+ * unset, the host's `clientInfo.name` picks it. Ends with the scope.
+ *
+ * @category constructors
+ */
+export const wireSession = Effect.fnUntraced(function*(
+  mcp: Server,
+  context: SessionParts,
+  initialized = false,
+  deferred?: DeferredMode
+) {
   // Calls run on their own fibers, outside the caller's references: stdout is the MCP stream, so
   // their logs (a defect's included) go to stderr.
   const run = Effect.runPromiseWith(Context.add(context, Logger.LogToStderr, true))
@@ -80,28 +156,13 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
   const registry = Context.get(context, ToolRegistry)
   const scheduler = Context.get(context, Scheduler)
   const gateway = Context.get(context, McpGateway)
-  // flag, else environment, else config file; unset: chosen by the host's name once it has said it
-  const chosen = options.deferred ??
-    (yield* deferredModeFromEnv.pipe(Effect.mapError((message) => new SessionInitError({ message })))) ??
-    options.mcp?.config.deferred
-  const deferredMode = (): DeferredMode => chosen ?? deferredModeForClient(server?.getClientVersion()?.name)
-  const summary = yield* registry.deferredSummary
-  const instructions = instructionsFor(
-    chosen === "off" ? null : buildDeferredToolsReminder(summary),
-    yield* gateway.instructionsReminder
-  )
-  const mcp = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {}, ...gatewayCapabilities(gateway) },
-    instructions,
-    debouncedNotificationMethods: ["notifications/tools/list_changed", "notifications/prompts/list_changed"]
-  })
-  server = mcp
+  const deferredMode = (): DeferredMode => deferred ?? deferredModeForClient(mcp.getClientVersion()?.name)
   // Protocol trouble (a handler that threw, a response to an unknown request) is said on stderr, never swallowed.
   mcp.onerror = (error) => void run(Effect.logWarning(`toolwright serve: ${error.message}`))
   // MCP upstreams' prompts; the session's events (upstream status and logs, finished background
   // shells) as log notifications once the host has initialized.
   registerPrompts(mcp, gateway, run)
-  yield* forwardSessionEvents(mcp, Context.get(context, SessionEvents), gateway)
+  yield* forwardSessionEvents(mcp, Context.get(context, SessionEvents), gateway, initialized)
   // Saved (offloaded) outputs as resources; a cut result links to its saved output.
   const store = Context.get(context, OutputStore)
   registerOutputResources(mcp, store)
@@ -165,12 +226,6 @@ export const startServer = Effect.fnUntraced(function*(options: ServeOptions, tr
     Stream.runForEach(() => notify.pipe(Effect.ignore)),
     Effect.forkScoped
   )
-
-  yield* Effect.acquireRelease(
-    Effect.promise(() => mcp.connect(transport)),
-    () => Effect.promise(() => mcp.close())
-  )
-  return { server: mcp, context, instructions }
 })
 
 /**

@@ -7,6 +7,7 @@
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { watchParent } from "./parentWatch.js"
 import { type ServeOptions, serveUntilClosed } from "./server.js"
 import { MAX_SERVE_MESSAGE_BYTES, ServeStdioTransport } from "./stdioTransport.js"
 
@@ -26,20 +27,31 @@ const keepStdoutForProtocol = Effect.sync(() => {
   console.debug = console.error
 })
 
+/** The largest message the serve door reads: {@link MAX_SERVE_MESSAGE_BYTES}, or its environment override. @category constructors */
+export const configuredMaxMessageBytes = Config.option(
+  Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1024)), MAX_SERVE_MESSAGE_BYTES_ENV)
+).pipe(Effect.map((value) => value._tag === "Some" ? value.value : MAX_SERVE_MESSAGE_BYTES))
+
 /**
- * Serves one session on stdin/stdout until the host closes stdin. A fatal failure is said on stderr
- * and fails the effect (the process then exits non-zero).
+ * Serves one session on stdin/stdout until the host closes stdin or dies (the parent pid changes),
+ * then closes the session: its process trees are killed. A fatal failure is said on stderr and fails
+ * the effect (the process then exits non-zero).
  *
  * @category constructors
  */
 export const serveStdio = Effect.fnUntraced(function*(options: ServeOptions) {
   yield* keepStdoutForProtocol
-  const maxMessageBytes = yield* Config.option(
-    Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1024)), MAX_SERVE_MESSAGE_BYTES_ENV)
-  ).pipe(Effect.map((value) => value._tag === "Some" ? value.value : MAX_SERVE_MESSAGE_BYTES))
+  const maxMessageBytes = yield* configuredMaxMessageBytes
   const transport = new ServeStdioTransport({ maxMessageBytes })
-  yield* serveUntilClosed(options, transport).pipe(
+  let reason = "stdin closed"
+  yield* Effect.scoped(Effect.gen(function*() {
+    yield* watchParent(Effect.promise(() => {
+      reason = "the host process is gone"
+      return transport.close()
+    }))
+    yield* serveUntilClosed(options, transport)
+  })).pipe(
     Effect.tapCause((cause) => say(`stopping on a fatal error: ${String(cause)}`))
   )
-  yield* say("stdin closed; the session ends")
+  yield* say(`${reason}; the session ends`)
 })

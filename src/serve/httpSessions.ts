@@ -1,0 +1,141 @@
+/**
+ * The sessions of the HTTP door: one MCP server, transport and toolwright session per MCP session
+ * id. A session's toolwright side (workspace, read cache, revealed tools, background shells) is
+ * built after the client's `initialized`, once its roots are known; requests wait for it. Closing
+ * a session (DELETE, idle expiry, shutdown) closes its scope: its process trees are killed, and a
+ * build still under way is interrupted or, when it wins the race, closed as soon as it ends.
+ *
+ * @since 0.1.0
+ */
+import { randomUUID } from "node:crypto"
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import * as Cause from "effect/Cause"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Scope from "effect/Scope"
+import { GatedTransport } from "./httpGate.js"
+import { sessionRoots } from "./httpRoots.js"
+import { announcementOf, buildSession, makeMcpServer, type ServeOptions, wireSession } from "./server.js"
+
+/** One MCP session of the HTTP door. @category models */
+export interface HttpSession {
+  readonly transport: StreamableHTTPServerTransport
+  readonly scope: Scope.Closeable
+  /** When a request last started or ended (ms since the epoch). */
+  lastSeen: number
+  /** POST requests being answered (an open GET event stream does not count). */
+  inflight: number
+  closing: boolean
+}
+
+/** What every session of one door shares. @category models */
+export interface SessionTableOptions {
+  readonly session: ServeOptions
+  readonly announcement: Effect.Success<ReturnType<typeof announcementOf>>
+  readonly maxMessageBytes: number
+  /** Said on stderr. */
+  readonly log: (line: string) => void
+}
+
+/**
+ * The live sessions, by MCP session id, and how to open and close them.
+ *
+ * @category constructors
+ */
+export const makeSessionTable = (options: SessionTableOptions) => {
+  const sessions = new Map<string, HttpSession>()
+  /** Sessions opened for an `initialize` that has not been answered yet. */
+  let opening = 0
+
+  const close = Effect.fnUntraced(function*(session: HttpSession, why: string) {
+    if (session.closing) return
+    session.closing = true
+    const id = session.transport.sessionId
+    if (id !== undefined && sessions.get(id) === session) sessions.delete(id)
+    if (id !== undefined) options.log(`session ${id} closed (${why})`)
+    yield* Scope.close(session.scope, Exit.void)
+  })
+
+  const open = Effect.fnUntraced(function*() {
+    const scope = yield* Scope.make()
+    let session: HttpSession | undefined
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, session!)
+      },
+      maxRequestBodySize: options.maxMessageBytes
+    })
+    session = { transport, scope, lastSeen: Date.now(), inflight: 0, closing: false }
+    const opened = session
+    const gate = new GatedTransport(transport)
+    const mcp = makeMcpServer(options.announcement)
+    const initialized = yield* Deferred.make<void>()
+    mcp.oninitialized = () => Deferred.doneUnsafe(initialized, Effect.void)
+    const runFork = Effect.runForkWith(yield* Effect.context<never>())
+    // DELETE from the client, or the transport closing for any other reason.
+    mcp.onclose = () => void runFork(close(opened, "closed by the client"))
+    yield* Scope.addFinalizer(scope, Effect.promise(() => mcp.close().catch(() => undefined)))
+    yield* Effect.promise(() => mcp.connect(gate))
+
+    // The toolwright session, in a scope of its own: closed at once when the session began closing
+    // while it was being built, else closed with the session.
+    const backend = Effect.gen(function*() {
+      yield* Deferred.await(initialized)
+      const roots = yield* sessionRoots(mcp, options.session.roots)
+      const own = yield* Scope.make()
+      const context = yield* buildSession({ ...options.session, roots }, () => mcp).pipe(
+        Effect.provideService(Scope.Scope, own),
+        Effect.onExit((exit) => Exit.isFailure(exit) ? Scope.close(own, exit) : Effect.void)
+      )
+      if (opened.closing) return yield* Scope.close(own, Exit.void)
+      yield* Scope.addFinalizer(scope, Scope.close(own, Exit.void))
+      yield* wireSession(mcp, context, true, options.session.deferred).pipe(Effect.provideService(Scope.Scope, own))
+      gate.open()
+    })
+    yield* backend.pipe(
+      Effect.catchCause((cause) =>
+        Effect.sync(() => {
+          if (Cause.hasInterruptsOnly(cause)) return
+          const message = Cause.squash(cause)
+          const text = message instanceof Error ? message.message : String(message)
+          options.log(`session ${transport.sessionId ?? "?"} could not start: ${text}`)
+          gate.fail(`The session could not start: ${text}`)
+        })
+      ),
+      Effect.forkIn(scope)
+    )
+    return opened
+  })
+
+  return {
+    /** The session with this id, if it is open. */
+    get: (id: string) => sessions.get(id),
+    /** Open sessions plus those being opened. */
+    get size() {
+      return sessions.size + opening
+    },
+    /** Counts a session about to be opened, until {@link release}: `size` includes it. */
+    reserve: () => void opening++,
+    release: () => void opening--,
+    /** Opens a session for an `initialize` request. */
+    open,
+    close,
+    /** Closes sessions with no request for `idleMs`. */
+    expireIdle: (idleMs: number) =>
+      Effect.suspend(() =>
+        Effect.forEach(
+        [...sessions.values()].filter((s) => s.inflight === 0 && Date.now() - s.lastSeen > idleMs),
+        (s) => close(s, `idle for more than ${Math.round(idleMs / 1000)} s`),
+          { concurrency: "unbounded", discard: true }
+        )
+      ),
+    /** Closes every session (shutdown). */
+    closeAll: (why: string) =>
+      Effect.suspend(() => Effect.forEach([...sessions.values()], (s) => close(s, why), { concurrency: "unbounded", discard: true }))
+  }
+}
+
+/** The session table of one door. @category models */
+export type SessionTable = ReturnType<typeof makeSessionTable>
