@@ -24,6 +24,8 @@ import {
 import { ToolRegistry } from "../registry/index.js"
 import { serveStdio } from "../serve/index.js"
 import { type DeclarationFormat, declarations } from "../tool/index.js"
+// floors: start-up — web/index.ts loads web_fetch, which a session loads on its first call
+import { splitAllowList } from "../web/config.js"
 import { makeCallCommand } from "./call.js"
 import { makeRunCommand } from "./run.js"
 import { loadToolModule } from "./toolModules.js"
@@ -78,6 +80,13 @@ const envAllow = Flag.String("env-allow").pipe(
   Flag.atLeast(0)
 )
 
+const webFetchAllow = Flag.String("web-fetch-allow").pipe(
+  Flag.withDescription(
+    "Hosts or addresses web_fetch may reach although they are private, for local development: a host name, an IP or a CIDR range, comma-separated (repeatable), e.g. 127.0.0.1,localhost. Env TOOLWRIGHT_WEB_FETCH_ALLOW."
+  ),
+  Flag.atLeast(0)
+)
+
 /** The flags every command that builds a session takes. */
 const sessionFlags = {
   root: roots,
@@ -91,7 +100,8 @@ const sessionFlags = {
   sandbox: sandboxMode,
   "sandbox-network": sandboxNetwork,
   "sandbox-writable": sandboxWritable,
-  "env-allow": envAllow
+  "env-allow": envAllow,
+  "web-fetch-allow": webFetchAllow
 }
 
 const sessionOptions = Effect.fnUntraced(function*(flags: {
@@ -107,6 +117,7 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
   readonly "sandbox-network"?: Option.Option<"on" | "off">
   readonly "sandbox-writable"?: ReadonlyArray<string>
   readonly "env-allow"?: ReadonlyArray<string>
+  readonly "web-fetch-allow"?: ReadonlyArray<string>
 }, startupWaitMs?: number) {
   const extra = (yield* Effect.forEach(flags["tools-module"], loadToolModule)).flat()
   const rules: Array<PermissionRule> = []
@@ -133,8 +144,10 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
     ...(writable.length > 0 ? { writable } : {}),
     ...(allowNames.length > 0 ? { envAllow: allowNames } : {})
   }
+  const webFetchHosts = (flags["web-fetch-allow"] ?? []).flatMap(splitAllowList)
   return {
     ...(mcp !== undefined ? { mcp } : {}),
+    ...(webFetchHosts.length > 0 ? { webFetch: { allow: webFetchHosts } } : {}),
     sandbox,
     roots: flags.root.length > 0 ? flags.root : [process.cwd()],
     ...(dir !== undefined ? { stateDir: dir } : {}),
