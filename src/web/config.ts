@@ -8,11 +8,11 @@
 import * as Context from "effect/Context"
 
 /** Redirects followed before `fetch_too_many_redirects`. @category constants */
-export const DEFAULT_MAX_REDIRECTS = 5
+export const WEB_FETCH_MAX_REDIRECTS = 5
 /** Largest response body, in bytes, before `fetch_too_large`. @category constants */
-export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+export const WEB_FETCH_MAX_BYTES = 10 * 1024 * 1024
 /** Time for the whole fetch (every redirect included) before `fetch_timeout`. @category constants */
-export const DEFAULT_TIMEOUT_MS = 30_000
+export const WEB_FETCH_TIMEOUT_MS = 30_000
 /** The User-Agent sent with every request. @category constants */
 export const USER_AGENT = "toolwright-web-fetch/0.1 (+https://github.com/toolwright)"
 
@@ -40,9 +40,9 @@ export interface WebFetchOptions {
 /** The defaults. @category constants */
 export const DEFAULT_WEB_FETCH_SETTINGS: WebFetchSettings = {
   allow: [],
-  maxRedirects: DEFAULT_MAX_REDIRECTS,
-  maxBytes: DEFAULT_MAX_BYTES,
-  timeoutMs: DEFAULT_TIMEOUT_MS
+  maxRedirects: WEB_FETCH_MAX_REDIRECTS,
+  maxBytes: WEB_FETCH_MAX_BYTES,
+  timeoutMs: WEB_FETCH_TIMEOUT_MS
 }
 
 /**
