@@ -61,7 +61,11 @@ const typeOf = (address: string): "ipv4" | "ipv6" | undefined => {
   return family === 4 ? "ipv4" : family === 6 ? "ipv6" : undefined
 }
 
+// An IPv4 address is only checked against IPv4 ranges: BlockList would otherwise match it against
+// `::ffff:0:0/96` (it compares IPv4 as mapped IPv6). An IPv6 address is checked against both, so
+// `::ffff:7f00:1` is found as the loopback address it is.
 const rangeContains = (range: Range, address: string, type: "ipv4" | "ipv6"): boolean => {
+  if (type === "ipv4" && range.type === "ipv6") return false
   const list = new net.BlockList()
   list.addSubnet(range.network, range.prefix, range.type)
   return list.check(address, type)
@@ -84,7 +88,7 @@ const entryAllowsAddress = (entry: string, address: string): boolean => {
   const slash = entry.indexOf("/")
   if (slash < 0) {
     const entryType = typeOf(entry)
-    if (entryType === undefined) return false
+    if (entryType === undefined || (type === "ipv4" && entryType === "ipv6")) return false
     const list = new net.BlockList()
     list.addAddress(entry, entryType)
     return list.check(address, type)
