@@ -127,7 +127,8 @@ const lookupAll = (host: string): Effect.Effect<ReadonlyArray<CheckedAddress>, F
   }).pipe(Effect.map((found) => found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 } as const))))
 
 /**
- * Resolves a URL's host once and checks every address it has; the address to connect to.
+ * Resolves a URL's host once and checks every address it has; the addresses to connect to (all
+ * checked, in the resolver's order).
  * An IP literal is checked as is. Fails with `fetch_blocked_address` naming the address and its
  * range when the host reaches a refused range and the allow-list does not name it.
  *
@@ -158,5 +159,5 @@ export const resolveChecked = Effect.fnUntraced(function*(hostname: string, allo
       })
     }
   }
-  return addresses[0]!
+  return addresses
 })

@@ -1,6 +1,6 @@
 /**
- * One HTTP(S) GET to an address that was already checked: the connection goes to that address
- * (a `lookup` that answers with it, so TLS still verifies the certificate against the URL's host
+ * One HTTP(S) GET to addresses that were already checked: the connection goes to one of them
+ * (a `lookup` that answers with them, so TLS still verifies the certificate against the URL's host
  * name), and the body is read up to the size cap, then dropped. Redirects are not followed here
  * (see page.ts). Interrupting the effect destroys the request.
  *
@@ -42,13 +42,14 @@ const networkError = (url: URL, error: NodeJS.ErrnoException) =>
   })
 
 /**
- * GETs `url` from `address`, reading at most `maxBytes` of body.
+ * GETs `url` from one of `addresses` (every one checked; Node tries them in order when it may
+ * pick among several), reading at most `maxBytes` of body.
  *
  * @category constructors
  */
 export const requestOnce = (
   url: URL,
-  address: CheckedAddress,
+  addresses: ReadonlyArray<CheckedAddress>,
   maxBytes: number
 ): Effect.Effect<HttpResponse, FetchTooLarge | FetchNetworkError> =>
   Effect.callback<HttpResponse, FetchTooLarge | FetchNetworkError>((resume) => {
@@ -59,11 +60,12 @@ export const requestOnce = (
       resume(effect)
     }
     // Node asks with `all: true` when it may try several addresses (autoSelectFamily); either way
-    // the answer is the one checked address.
+    // the answer is the checked addresses, never a new resolution.
+    const first = addresses[0]!
     const lookup: net.LookupFunction = (_hostname, options, callback) => {
       if (options.all === true) {
-        ;(callback as unknown as (e: null, all: ReadonlyArray<{ address: string; family: number }>) => void)(null, [address])
-      } else callback(null, address.address, address.family)
+        ;(callback as unknown as (e: null, all: ReadonlyArray<CheckedAddress>) => void)(null, addresses)
+      } else callback(null, first.address, first.family)
     }
     const client = url.protocol === "https:" ? https : http
     const request = client.request(url, {

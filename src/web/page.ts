@@ -74,8 +74,8 @@ const fetchHops = Effect.fnUntraced(function*(raw: string, settings: WebFetchSet
   let url = yield* parseUrl(raw)
   const chain = [url.href]
   for (let redirects = 0;; redirects++) {
-    const address = yield* resolveChecked(url.hostname, settings.allow)
-    const response = yield* requestOnce(url, address, settings.maxBytes)
+    const addresses = yield* resolveChecked(url.hostname, settings.allow)
+    const response = yield* requestOnce(url, addresses, settings.maxBytes)
     const location = response.headers.location
     if (isRedirect(response.status) && location !== undefined) {
       if (redirects >= settings.maxRedirects) {

@@ -5,7 +5,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
+import { spawnSync } from "node:child_process"
 import * as http from "node:http"
+import * as https from "node:https"
+import * as path from "node:path"
 import type { AddressInfo } from "node:net"
 import { Effect, Layer } from "effect"
 import { Approver } from "../../src/run/approver.js"
@@ -172,6 +175,35 @@ describe("web_fetch against a local server (allowed with webFetch.allow)", () =>
       assert.include(full, "THE END")
       assert.isBelow(text.length, full.length)
     }).pipe(Effect.provide(session({ webFetch: ALLOW_LOCAL }))), 30_000)
+})
+
+describe("web_fetch over TLS", () => {
+  it.live("https goes to the checked address and still verifies the certificate: a self-signed one is fetch_network_error", () =>
+    Effect.gen(function*() {
+      const dir = makeTempDir("tw-web-tls-")
+      const made = spawnSync("openssl", [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+        "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")
+      ], { encoding: "utf8" })
+      assert.strictEqual(made.status, 0, made.stderr)
+      const server = yield* Effect.acquireRelease(
+        Effect.callback<https.Server>((resume) => {
+          const s = https.createServer(
+            { key: fs.readFileSync(path.join(dir, "key.pem")), cert: fs.readFileSync(path.join(dir, "cert.pem")) },
+            (_req, res) => res.end("secret")
+          )
+          s.listen(0, "127.0.0.1", () => resume(Effect.succeed(s)))
+        }),
+        (s) =>
+          Effect.callback<void>((resume) => {
+            s.close(() => resume(Effect.void))
+          })
+      )
+      const port = (server.address() as AddressInfo).port
+      const r = yield* fetchCall({ url: `https://localhost:${port}/` })
+      assert.strictEqual(codeOf(r), "fetch_network_error")
+      assert.include(textOf(r), "SELF_SIGNED")
+    }).pipe(Effect.provide(session({ webFetch: { allow: ["localhost"] } }))), 30_000)
 })
 
 describe("web_fetch refusals without the allow-list", () => {
