@@ -5,7 +5,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Effect } from "effect"
-import { connectServe, connectServeWith, tempDir } from "../support/serve.js"
+import { execFile } from "node:child_process"
+import { cliUnderTest, connectServe, connectServeWith, tempDir } from "../support/serve.js"
 import { startServer } from "./server.js"
 
 const text = (result: object) =>
@@ -60,5 +61,27 @@ describe("toolwright serve: web_fetch (the built CLI)", () => {
       const json = yield* call(viaEnv.client, "web_fetch", { url: `${server.base}/data.json` })
       assert.isUndefined(json.isError, text(json))
       assert.include(text(json), `"tools":17`)
+    }), 60_000)
+
+  it.live("toolwright call web_fetch with --web-fetch-allow prints the page; without it, the refusal and exit 1", () =>
+    Effect.gen(function*() {
+      const server = yield* startServer()
+      const root = yield* tempDir()
+      const state = yield* tempDir()
+      const runCli = (extra: ReadonlyArray<string>) =>
+        Effect.callback<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((resume) => {
+          execFile(
+            process.execPath,
+            [cliUnderTest, "call", "web_fetch", JSON.stringify({ url: `${server.base}/page.html` }), "--root", root, "--state-dir", state, "--yes", ...extra],
+            { env: { ...process.env, NO_COLOR: "1" } },
+            (error, stdout, stderr) => resume(Effect.succeed({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }))
+          )
+        })
+      const ok = yield* runCli(["--web-fetch-allow", "127.0.0.1"])
+      assert.strictEqual(ok.code, 0, ok.stderr)
+      assert.include(ok.stdout, "# Install guide")
+      const refused = yield* runCli([])
+      assert.strictEqual(refused.code, 1)
+      assert.include(refused.stderr, "web_fetch failed [fetch_blocked_address]")
     }), 60_000)
 })
