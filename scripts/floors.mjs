@@ -38,7 +38,7 @@ export const FLOORS = [
   ["write"], // the mutation path shared by edit, write_file, notebook_edit and sed
   ["output"],
   ["registry"],
-  ["files", "shell", "search", "plan", "mcp"],
+  ["files", "shell", "search", "plan", "mcp", "web"],
   ["run"],
   ["serve"],
   ["cli"],
@@ -46,7 +46,7 @@ export const FLOORS = [
 ]
 
 /** The rooms that hold tools; none of them may import another. */
-export const TOOL_ROOMS = new Set(["files", "shell", "search", "plan", "mcp"])
+export const TOOL_ROOMS = new Set(["files", "shell", "search", "plan", "mcp", "web"])
 
 /** room → floor number. */
 export const FLOOR_OF = new Map(FLOORS.flatMap((rooms, floor) => rooms.map((room) => [room, floor])))

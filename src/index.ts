@@ -7,7 +7,7 @@
  *
  * This entry stays small so that importing it is cheap: the tool rooms, the MCP gateway and the
  * server door have their own entry points (`toolwright/files`, `toolwright/shell`,
- * `toolwright/search`, `toolwright/plan`, `toolwright/mcp`, `toolwright/process`, `toolwright/serve`,
+ * `toolwright/search`, `toolwright/plan`, `toolwright/mcp`, `toolwright/web`, `toolwright/process`, `toolwright/serve`,
  * `toolwright/effect-ai`, and `toolwright/testing` for property tests of edit tools), and a
  * session imports a built-in tool's module on its first call.
  *

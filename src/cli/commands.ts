@@ -24,6 +24,8 @@ import {
 import { ToolRegistry } from "../registry/index.js"
 import { serveStdio } from "../serve/index.js"
 import { type DeclarationFormat, declarations } from "../tool/index.js"
+// floors: start-up — web/index.ts loads web_fetch, which a session loads on its first call
+import { splitAllowList } from "../web/config.js"
 import { catchSessionProblems, makeCallCommand } from "./call.js"
 import { makeRunCommand } from "./run.js"
 import { httpFlags, serveOverHttp } from "./serveHttp.js"
@@ -91,6 +93,12 @@ const resume = Flag.Boolean("resume").pipe(
   Flag.withDescription("With --session: only continue a saved session; an unknown name fails (session_not_found) instead of starting one."),
   Flag.withDefault(false)
 )
+const webFetchAllow = Flag.String("web-fetch-allow").pipe(
+  Flag.withDescription(
+    "Hosts or addresses web_fetch may reach although they are private, for local development: a host name, an IP or a CIDR range, comma-separated (repeatable), e.g. 127.0.0.1,localhost. Env TOOLWRIGHT_WEB_FETCH_ALLOW."
+  ),
+  Flag.atLeast(0)
+)
 
 /** The flags every command that builds a session takes. */
 const sessionFlags = {
@@ -107,7 +115,8 @@ const sessionFlags = {
   sandbox: sandboxMode,
   "sandbox-network": sandboxNetwork,
   "sandbox-writable": sandboxWritable,
-  "env-allow": envAllow
+  "env-allow": envAllow,
+  "web-fetch-allow": webFetchAllow
 }
 
 const sessionOptions = Effect.fnUntraced(function*(flags: {
@@ -125,6 +134,7 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
   readonly "env-allow"?: ReadonlyArray<string>
   readonly session?: Option.Option<string>
   readonly resume?: boolean
+  readonly "web-fetch-allow"?: ReadonlyArray<string>
 }, startupWaitMs?: number) {
   const extra = (yield* Effect.forEach(flags["tools-module"], loadToolModule)).flat()
   const rules: Array<PermissionRule> = []
@@ -155,9 +165,11 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
   if (flags.resume === true && name === undefined) {
     return yield* new SessionInitError({ message: "--resume continues a named session: give its name with --session NAME." })
   }
+  const webFetchHosts = (flags["web-fetch-allow"] ?? []).flatMap(splitAllowList)
   return {
     ...(mcp !== undefined ? { mcp } : {}),
     ...(name !== undefined ? { sessionId: name, resume: flags.resume === true } : {}),
+    ...(webFetchHosts.length > 0 ? { webFetch: { allow: webFetchHosts } } : {}),
     sandbox,
     roots: flags.root.length > 0 ? flags.root : [process.cwd()],
     ...(dir !== undefined ? { stateDir: dir } : {}),

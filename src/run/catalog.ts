@@ -32,6 +32,7 @@ import type { taskStopDeclaration } from "../shell/background/taskStop.decl.js" 
 import type { runShellCommandDeclaration } from "../shell/command/runShellCommand.decl.js" // floors: start-up
 import type { ShellServices } from "../shell/index.js"
 import { type AnyTool, infoOf, type ToolDeclaration, type ToolInfo, type ToolParams } from "../tool/index.js"
+import type { webFetchDeclaration } from "../web/webFetch.decl.js" // floors: start-up
 
 /** The services a built-in tool's constructor may use. @category models */
 export type SessionServices =
@@ -191,6 +192,13 @@ const entries = [
       import("../shell/background/sendMessage.decl.js").then((m) => m.sendMessageDeclaration),
     () => import("../shell/background/sendMessage.js"),
     (m) => m.makeSendMessage
+  ),
+  // web: one public page as text (deferred)
+  entry(
+    "web_fetch",
+    (): Promise<typeof webFetchDeclaration> => import("../web/webFetch.decl.js").then((m) => m.webFetchDeclaration),
+    () => import("../web/webFetch.js"),
+    (m) => m.makeWebFetch
   )
 ] as const
 

@@ -33,6 +33,8 @@ import { resolveSandboxSettings, SandboxConfig, type SandboxOptions, writablePro
 import * as ShellLayer from "../shell/layer.js"
 // floors: start-up — mcp/index.ts loads the MCP client, which a session loads only when servers are configured
 import { McpGateway, type McpSessionOptions } from "../mcp/service.js"
+// floors: start-up — web/index.ts loads web_fetch, which a session loads on its first call
+import { resolveWebFetchSettings, WebFetchConfig, type WebFetchOptions } from "../web/config.js"
 import type { Approver } from "./approver.js"
 import { BuiltinTools } from "./builtinTools.js"
 import { builtinFactory, readMcpResourceFactory, type SessionServices } from "./catalog.js"
@@ -80,6 +82,13 @@ export interface SessionOptions {
   readonly sessionStore?: SessionStoreService | undefined
   /** With `sessionId`: unused longer than this (ms), it is expired (default `TOOLWRIGHT_SESSION_TTL_HOURS`, else 7 days). */
   readonly sessionTtlMs?: number | undefined
+  /**
+   * `web_fetch`: hosts and addresses allowed although private (`allow`, e.g. `["127.0.0.1",
+   * "localhost"]` for local development), and the caps (redirects, bytes, time). Unset fields come
+   * from the `TOOLWRIGHT_WEB_FETCH_*` variables, else the defaults (nothing private, 5 redirects,
+   * 10 MiB, 30 s).
+   */
+  readonly webFetch?: WebFetchOptions | undefined
 }
 
 /** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
@@ -114,6 +123,8 @@ export const layer = (
     if ("problem" in sandbox) return yield* new SessionInitError({ message: sandbox.problem })
     const unusable = writableProblem(sandbox)
     if (unusable !== undefined) return yield* new SessionInitError({ message: unusable })
+    const webFetch = resolveWebFetchSettings(options.webFetch ?? {}, process.env)
+    if ("problem" in webFetch) return yield* new SessionInitError({ message: webFetch.problem })
     const session = Session.of({ id: options.sessionId ?? (yield* Effect.sync(newSessionId)), startedAt: Date.now() })
     // The output dir lives in the state dir, which the workspace computes; it must exist before the
     // workspace admits it as a readable directory.
@@ -193,6 +204,6 @@ export const layer = (
       Layer.provideMerge(middle),
       // shell services (process host, background shells) need the session and its output store
       Layer.provideMerge(ShellLayer.layer.pipe(Layer.provideMerge(base))),
-      Layer.provide(Layer.succeed(SandboxConfig, sandbox))
+      Layer.provide(Layer.mergeAll(Layer.succeed(SandboxConfig, sandbox), Layer.succeed(WebFetchConfig, webFetch)))
     )
   }))

@@ -121,6 +121,23 @@ export class SendMessageNotFound extends toolError<SendMessageNotFound>()("send_
 /** The task is not running. @category errors */
 export class SendMessageNotRunning extends toolError<SendMessageNotRunning>()("send_message_not_running") {}
 
+/** The URL given to `web_fetch` is not an absolute http(s) URL. @category errors */
+export class FetchInvalidUrl extends toolError<FetchInvalidUrl>()("fetch_invalid_url") {}
+/** The URL's host resolves to a private, loopback, link-local or metadata address that is not allowed. @category errors */
+export class FetchBlockedAddress extends toolError<FetchBlockedAddress>()("fetch_blocked_address") {}
+/** The page did not arrive within the fetch time cap. @category errors */
+export class FetchTimeout extends toolError<FetchTimeout>()("fetch_timeout") {}
+/** The page is over the fetch size cap. @category errors */
+export class FetchTooLarge extends toolError<FetchTooLarge>()("fetch_too_large") {}
+/** The URL redirected more times than the cap allows. @category errors */
+export class FetchTooManyRedirects extends toolError<FetchTooManyRedirects>()("fetch_too_many_redirects") {}
+/** The page is not text (an image, an archive, a PDF): it is refused rather than garbled. @category errors */
+export class FetchUnsupportedContent extends toolError<FetchUnsupportedContent>()("fetch_unsupported_content") {}
+/** The server answered with an HTTP error status (4xx, 5xx). @category errors */
+export class FetchHttpStatus extends toolError<FetchHttpStatus>()("fetch_http_status") {}
+/** The host could not be resolved or reached (DNS failure, connection refused or reset, TLS failure). @category errors */
+export class FetchNetworkError extends toolError<FetchNetworkError>()("fetch_network_error") {}
+
 /** Every tool error class, in reference order: the single source of the codes. @category errors */
 export const TOOL_ERROR_CLASSES = [
   InvalidToolParams,
@@ -166,7 +183,15 @@ export const TOOL_ERROR_CLASSES = [
   TaskStopNotCancellable,
   TaskStopInternalError,
   SendMessageNotFound,
-  SendMessageNotRunning
+  SendMessageNotRunning,
+  FetchInvalidUrl,
+  FetchBlockedAddress,
+  FetchTimeout,
+  FetchTooLarge,
+  FetchTooManyRedirects,
+  FetchUnsupportedContent,
+  FetchHttpStatus,
+  FetchNetworkError
 ] as const
 
 /** The class of any tool error. @category models */

@@ -41,6 +41,7 @@ import { MAX_OPTIONS, MAX_QUESTIONS } from "../../src/plan/askUserQuestion.js"
 import { MAX_DESCRIPTION_CHARS, MAX_SUBJECT_CHARS } from "../../src/plan/board.js"
 import { LOCK_TIMEOUT_MS } from "../../src/plan/lock.js"
 import { DEFAULT_LOCK_TIMEOUT_MS } from "../../src/text/writeLock.js"
+import * as Web from "../../src/web/index.js"
 import { repoRoot } from "../support/serve.js"
 
 const doc = (name: string) => fs.readFileSync(path.join(repoRoot, "docs", name), "utf8")
@@ -127,7 +128,12 @@ describe("docs/limits.md", () => {
     MAX_SUBJECT_CHARS,
     MAX_DESCRIPTION_CHARS,
     LOCK_TIMEOUT_MS,
-    DEFAULT_LOCK_TIMEOUT_MS
+    DEFAULT_LOCK_TIMEOUT_MS,
+    WEB_FETCH_MAX_REDIRECTS: Web.WEB_FETCH_MAX_REDIRECTS,
+    WEB_FETCH_MAX_BYTES: Web.WEB_FETCH_MAX_BYTES,
+    WEB_FETCH_TIMEOUT_MS: Web.WEB_FETCH_TIMEOUT_MS,
+    ERROR_BODY_PREVIEW_CHARS: Web.ERROR_BODY_PREVIEW_CHARS,
+    SNIFF_BYTES: Web.SNIFF_BYTES
   }
 
   it("states every limit at its constant's value, and names only constants it checks", () => {
