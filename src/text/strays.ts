@@ -129,6 +129,7 @@ const placeAt = (h: Haystack, k: LineKeying, w: Window, a: number, p: number, bu
 
 /** Every place by KMP over line ids: linear whatever the file looks like. */
 const byLineIds = (h: Haystack, k: LineKeying, w: Window, known: ReadonlySet<number>): Array<number> => {
+  if (w.keys.length < 2) return []
   const { keys, endsWithBreak } = w
   const n = keys.length
   const table = h.table()
@@ -193,4 +194,20 @@ export const strayPlaces = (
     if (first !== undefined && !knownAt.has(first)) out.add(first)
   }
   return [...out].sort((x, y) => x - y)
+}
+
+/**
+ * {@link strayPlaces} of a needle of two lines or more, always by scanning every line (what the
+ * anchored search falls back to past its budget); for tests comparing the two paths.
+ * @category search
+ */
+export const strayPlacesByLines = (
+  h: Haystack,
+  k: LineKeying,
+  keys: ReadonlyArray<string>,
+  endsWithBreak: boolean,
+  known: ReadonlyArray<Span>
+): Array<number> => {
+  const w: Window = { keys, endsWithBreak }
+  return byLineIds(h, k, w, new Set(known.map(([start]) => firstKeyOffset(h, k, w, start))))
 }

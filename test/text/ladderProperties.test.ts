@@ -8,7 +8,11 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
+import { Haystack } from "../../src/text/haystack.js"
 import { type EditResolution, normalizeUnicode, resolveEdit } from "../../src/text/index.js"
+import { splitNeedle } from "../../src/text/lines.js"
+import { needleKey } from "../../src/text/passes.js"
+import { strayPlaces, strayPlacesByLines } from "../../src/text/strays.js"
 
 const RUNS = { seed: 19, numRuns: 400 } as const
 
@@ -110,5 +114,30 @@ describe("properties of the approximate rungs", () => {
       }),
       RUNS
     )
+  })
+
+  it("the anchored any-column search finds exactly the places the all-lines scan finds", () => {
+    let compared = 0
+    fc.assert(
+      fc.property(caseArb, fc.boolean(), ({ content, needle }, folded) => {
+        const { endsWithBreak, lines } = splitNeedle(needle)
+        if (lines.length < 2) return
+        const h = new Haystack(content)
+        const pass = folded ? "fold_trim_end" : "trim_end"
+        const keys = lines.map((l) => needleKey(pass, l))
+        const keying = { text: folded ? h.folded() : content, skipIndent: false }
+        const anchored = strayPlaces(h, keying, keys, endsWithBreak, [])
+        assert.deepStrictEqual(anchored, strayPlacesByLines(h, keying, keys, endsWithBreak, []))
+        const indentKeying = { text: h.folded(), skipIndent: true }
+        const rests = lines.map(rest)
+        assert.deepStrictEqual(
+          strayPlaces(h, indentKeying, rests, endsWithBreak, []),
+          strayPlacesByLines(h, indentKeying, rests, endsWithBreak, [])
+        )
+        if (anchored.length > 0) compared++
+      }),
+      RUNS
+    )
+    assert.isAbove(compared, 0)
   })
 })

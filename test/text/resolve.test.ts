@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { type EditResolution, resolveEdit } from "../../src/text/index.js"
+import { type EditResolution, resolveEdit, RUNGS } from "../../src/text/index.js"
 
 const match = (result: EditResolution) => {
   if (result._tag !== "Match") assert.fail(`expected a match, got ${JSON.stringify(result)}`)
@@ -358,5 +358,21 @@ describe("resolveEdit: deletions next to each other", () => {
     assert.strictEqual(m.newContent, "\nx\n")
     const lines = match(resolveEdit("x\nx\ny\n", "x", "", { replaceAll: true }))
     assert.strictEqual(lines.newContent, "y\n")
+  })
+})
+
+describe("the ladder table", () => {
+  it("lists every rung once, in the order tried, each approximate one with its explanation", () => {
+    assert.deepStrictEqual(RUNGS.map((row) => row.rung), [
+      "exact",
+      "unicode_normalized",
+      "trim_end_lines",
+      "normalized_trim_end_lines",
+      "dropped_trailing_empty_line",
+      "indentation_shift",
+      "unescaped"
+    ])
+    assert.deepStrictEqual(RUNGS.map((row) => row.fuzzy), ["none", "reference", "reference", "reference", "reference", "unique", "unique"])
+    for (const row of RUNGS.slice(1)) assert.isAbove(row.explanation.length, 20, row.rung)
   })
 })
