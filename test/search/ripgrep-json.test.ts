@@ -181,4 +181,19 @@ describe("rg --json reader", () => {
     assert.strictEqual(collector.state.committed, 2)
     assert.deepStrictEqual([...collector.raw.files].map(([rel, f]) => [rel, f.lines.map(([n]) => n)]), [["b.txt", [4, 5]]])
   })
+
+  it("unordered (a parallel walk): keeps `keep` lines per file, trimmed to the first `keep` in tree order as files end; counts stay whole", () => {
+    const collector = makeRgCollector({ keep: 2, fileSize: () => undefined, ordered: false })
+    // files arrive in reverse tree order, three matches each
+    for (const name of ["e", "d", "c", "b", "a"]) {
+      const f = field(`./${name}.txt`)
+      for (const line of [begin(f), match(f, 1, "x\n"), match(f, 2, "x\n"), match(f, 3, "x\n"), end(f, 10)]) collector.onLine(Buffer.from(line))
+      assert.isAtMost(collector.raw.stored, 3 * 2)
+    }
+    const files = collector.raw.files
+    assert.deepStrictEqual([...files.values()].map((f) => f.count), [3, 3, 3, 3, 3])
+    assert.deepStrictEqual(files.get("a.txt")!.lines.map(([n]) => n), [1, 2])
+    assert.strictEqual(collector.state.committed, 15)
+    assert.isFalse(collector.state.capped)
+  })
 })

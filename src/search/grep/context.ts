@@ -34,6 +34,11 @@ export interface SearchContext {
   readonly glob: PathGlob | undefined
   /** How many matches the result keeps. */
   readonly keep: number
+  /**
+   * True when the request has a `limit`: the search stops once more than `keep` lines match and
+   * reports a lower bound. Without one it counts every match (and ripgrep walks in parallel).
+   */
+  readonly stopsAtCap: boolean
 }
 
 /** What a backend gathered for one file: how many matching lines, and the ones stored as `[line number, text]`. @category models */
@@ -113,7 +118,8 @@ export const makeSearchContext = Effect.fn("grep.context")(function*(request: Gr
     fileName: isFile ? path.basename(root) : undefined,
     tree,
     glob,
-    keep: Math.min(request.limit ?? Infinity, TRUNCATE_TOOL_OUTPUT_LINES)
+    keep: Math.min(request.limit ?? Infinity, TRUNCATE_TOOL_OUTPUT_LINES),
+    stopsAtCap: request.limit !== undefined
   }
   return context
 })
@@ -163,10 +169,10 @@ const INSPECT_CHUNK = 16
 /**
  * Turns raw matches into a result: visibility checks (and file checks when `inspect`), order, caps.
  * Files are taken in tree order ({@link compareTreeOrder}) and lines by number; the first `keep`
- * lines become {@link GrepMatch} values. Counting stops once more than `keep` lines are found: the
- * total is then `keep + 1` with `totalIsLowerBound`, whichever backend ran and however far it got
- * (ripgrep and the JS engine stop there; git grep and grep run to the end), and files past that
- * point are never inspected.
+ * lines become {@link GrepMatch} values. With a `limit` ({@link SearchContext.stopsAtCap}),
+ * counting stops once more than `keep` lines are found: the total is then `keep + 1` with
+ * `totalIsLowerBound`, whichever backend ran and however far it got (ripgrep and the JS engine
+ * stop there; git grep and grep run to the end), and files past that point are never inspected.
  * @category constructors
  */
 export const finalizeMatches = Effect.fn("grep.finalize")(function*(
@@ -188,8 +194,9 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
   files.sort(compareTreeOrder)
   const skippedLargeFiles = [...(options.skippedLargeFiles ?? [])]
   const matches: Array<GrepMatch> = []
+  const stopAt = context.stopsAtCap ? context.keep : Infinity
   let totalMatches = 0
-  for (let at = 0; at < files.length && totalMatches <= context.keep; at += options.inspect ? INSPECT_CHUNK : files.length) {
+  for (let at = 0; at < files.length && totalMatches <= stopAt; at += options.inspect ? INSPECT_CHUNK : files.length) {
     let chunk = options.inspect ? files.slice(at, at + INSPECT_CHUNK) : files
     if (options.inspect) {
       const kinds = yield* Effect.forEach(chunk, (rel) => Effect.promise(() => inspectFile(absOf(rel))), { concurrency: INSPECT_CHUNK })
@@ -199,7 +206,7 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
       chunk = chunk.filter((_, i) => kinds[i] === "Text")
     }
     for (const rel of chunk) {
-      if (totalMatches > context.keep) break
+      if (totalMatches > stopAt) break
       const found = raw.files.get(rel)!
       totalMatches += found.count
       if (matches.length >= context.keep) continue
@@ -210,7 +217,7 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
       }
     }
   }
-  const capped = totalMatches > context.keep
+  const capped = totalMatches > stopAt
   const result: GrepResult = {
     matches,
     totalMatches: capped ? context.keep + 1 : totalMatches,
@@ -238,6 +245,25 @@ export const addRawMatch = (raw: RawMatches, rel: string, line: number, text: st
   if (raw.ordered ? raw.stored < raw.keep : found.lines.length < raw.keep) {
     found.lines.push([line, text])
     raw.stored++
+  }
+}
+
+/**
+ * Trims an unordered collection to the first `keep` lines in tree order (counts stay whole). Only
+ * for files whose answer is final: a later file can then never need a trimmed line.
+ * @category constructors
+ */
+export const pruneRawMatches = (raw: RawMatches): void => {
+  const files = [...raw.files.entries()].filter(([, f]) => f.lines.length > 0).sort(([a], [b]) => compareTreeOrder(a, b))
+  let kept = 0
+  for (const [, found] of files) {
+    const room = Math.max(0, raw.keep - kept)
+    if (found.lines.length > room) {
+      found.lines.sort(byLine)
+      raw.stored -= found.lines.length - room
+      found.lines.length = room
+    }
+    kept += found.lines.length
   }
 }
 

@@ -5,7 +5,7 @@
  * batches (far faster than one thread-pool round trip per file); the lines are matched in a
  * worker thread (`regexWorker.ts`), because a backtracking regex can take any time on a line,
  * and the event loop must keep serving other calls. Files are searched in tree order, and the
- * search stops once more lines match than the result keeps.
+ * search stops (when the request has a limit) once more lines match than the result keeps.
  *
  * @since 0.1.0
  */
@@ -96,16 +96,17 @@ const totalOf = (raw: RawMatches): number => {
 
 /**
  * Searches the files (in tree order) in batches: read and split here, match in the worker, yield
- * between batches; stops once more lines match than the result keeps.
+ * between batches; with a limit, stops once more lines match than the result keeps.
  */
 const searchFiles = Effect.fnUntraced(function*(
   matcher: RegexMatcher,
   raw: RawMatches,
   queue: ReadonlyArray<{ readonly rel: string; readonly abs: string }>,
-  tooLarge: Array<string>
+  tooLarge: Array<string>,
+  stopsAtCap: boolean
 ) {
   let next = 0
-  while (next < queue.length && totalOf(raw) <= raw.keep) {
+  while (next < queue.length && !(stopsAtCap && totalOf(raw) > raw.keep)) {
     const read = yield* Effect.sync(() => readBatch(queue, next, tooLarge))
     next = read.next
     const hits = yield* matcher.matchLines(read.batch.lines)
@@ -127,7 +128,7 @@ export const searchWithJs = Effect.fn("grep.js")(function*(context: SearchContex
   if (queue.length > 0) {
     yield* Effect.scoped(Effect.gen(function*() {
       const matcher = yield* makeRegexMatcher(context.compiled.regex)
-      yield* searchFiles(matcher, raw, queue, tooLarge)
+      yield* searchFiles(matcher, raw, queue, tooLarge, context.stopsAtCap)
     }))
   }
   return yield* finalizeMatches(context, raw, {

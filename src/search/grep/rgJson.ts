@@ -8,7 +8,7 @@
  */
 import { MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
-import { addRawMatch, countRawMatch, dropRawFile, makeRawMatches, type RawMatches } from "./context.js"
+import { addRawMatch, countRawMatch, dropRawFile, makeRawMatches, pruneRawMatches, type RawMatches } from "./context.js"
 
 /** A path or line of `rg --json`: UTF-8 `text`, or base64 `bytes`. @category models */
 export interface RgField {
@@ -76,6 +76,12 @@ const numberAfter = (line: Buffer, key: Buffer): number | undefined => {
 export interface RgCollectorOptions {
   /** Matching lines kept (the rest are counted). */
   readonly keep: number
+  /**
+   * True when ripgrep prints files in tree order (`--sort path`): the first `keep` lines are kept
+   * in all. Otherwise up to `keep` lines per file are kept and trimmed to the first `keep` in tree
+   * order as files end (memory stays near `keep` lines).
+   */
+  readonly ordered?: boolean
   /** A file's size (a `stat`), asked only when an `end` event lacks `bytes_searched`. */
   readonly fileSize: (path: RgField | undefined) => number | undefined
   /** The shared post-filter, asked once per file at its first match (default: every file). */
@@ -128,7 +134,8 @@ const parseEvent = (line: Buffer): { readonly type?: string; readonly data?: RgD
  */
 export const makeRgCollector = (options: RgCollectorOptions): RgCollector => {
   const { fileSize, visible = () => true, onCapped } = options
-  const raw = makeRawMatches(options.keep, { ordered: true })
+  const ordered = options.ordered !== false
+  const raw = makeRawMatches(options.keep, { ordered })
   const dropped = new Set<string>()
   const state: RgCollector["state"] = { sawSummary: false, parseFailure: undefined, committed: 0, capped: false }
   /** The file whose matches are being read (not yet ended). */
@@ -150,6 +157,7 @@ export const makeRgCollector = (options: RgCollectorOptions): RgCollector => {
     if (current === undefined) return
     state.committed += raw.files.get(current)?.count ?? 0
     current = undefined
+    if (!ordered && raw.stored > 2 * raw.keep) pruneRawMatches(raw)
     if (onCapped !== undefined && state.committed > raw.keep) {
       state.capped = true
       onCapped()
@@ -179,7 +187,7 @@ export const makeRgCollector = (options: RgCollectorOptions): RgCollector => {
     }
     if (skipped(line)) return
     // a further match of the file being read, past the lines stored: counted, not parsed
-    if (current !== undefined && raw.stored >= raw.keep && startsWith(line, EVENT.matchPath)) {
+    if (current !== undefined && (ordered ? raw.stored : raw.files.get(current)!.lines.length) >= raw.keep && startsWith(line, EVENT.matchPath)) {
       countRawMatch(raw, current)
       return
     }

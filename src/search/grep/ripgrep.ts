@@ -1,12 +1,14 @@
 /**
- * The ripgrep backend: `rg --json --sort path`, with the pattern emitted in Rust regex syntax.
+ * The ripgrep backend: `rg --json`, with the pattern emitted in Rust regex syntax.
  *
  * ripgrep is told to behave like the canonical rules (hidden files searched, CRLF line ends,
  * no BOM sniffing, `.ignore` and global gitignore off, VCS directories excluded) and its answer
  * still goes through the shared post-filter, asked once per file while ripgrep still runs; files
  * over the 20 MiB cap are skipped by ripgrep itself (`--max-filesize`) and checked again on the
- * files it reports (see `rgJson.ts`). With `--sort path` ripgrep prints files in tree order, so
- * once more matches than the result keeps are in, the answer is known and ripgrep is stopped.
+ * files it reports (see `rgJson.ts`). A search with a `limit` runs with `--sort path`: ripgrep
+ * prints files in tree order, so once more matches than the result keeps are in, the answer is
+ * known and ripgrep is stopped. Without a limit every match is counted, so ripgrep walks in
+ * parallel (`--sort path` makes it single-threaded) and the lines kept are trimmed as files end.
  *
  * ripgrep 14 skips `.rgignore` files with `--no-ignore-dot`; ripgrep 13 always reads them, so
  * there a search runs with `--no-ignore` (the post-filter then applies the git rules) when a
@@ -134,9 +136,10 @@ const fileOf = (context: SearchContext, field: RgField | undefined): string | Bu
 /** The message of a missing `rg`. */
 const RG_MISSING = "ripgrep (rg) is not available on PATH"
 
-/** Runs `rg --json --sort path` and collects its matches (see `rgJson.ts`), stopping it once the result is complete. */
+/** Runs `rg --json` and collects its matches (see `rgJson.ts`); with a limit, `--sort path`, stopped once the result is complete. */
 const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, source: string, options: { readonly noIgnore: boolean }) {
-  const args = ["--json", "--sort", "path", "--crlf", "--encoding", "none", "--ignore-case", ...baseFlags(context, options.noIgnore)]
+  // with a limit, files in tree order so that ripgrep can be stopped at the cap; without one, every match counts: a parallel walk
+  const args = ["--json", ...(context.stopsAtCap ? ["--sort", "path"] : []), "--crlf", "--encoding", "none", "--ignore-case", ...baseFlags(context, options.noIgnore)]
   const glob = context.request.glob
   if (glob !== undefined && glob !== "" && isSimpleBasenameGlob(glob)) args.push("--iglob", glob)
   args.push("--regexp", source, "--", context.fileName ?? ".")
@@ -145,7 +148,8 @@ const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, so
     keep: context.keep,
     fileSize: (field) => sizeOf(fileOf(context, field)),
     visible: (rel) => fileVisible(context, rel),
-    onCapped: () => stop.abort()
+    ordered: context.stopsAtCap,
+    ...(context.stopsAtCap ? { onCapped: () => stop.abort() } : {})
   })
   const exit = yield* runProcess("rg", args, { cwd: context.dir, env: searchEnv(), onLine, signal: stop.signal }).pipe(
     Effect.mapError((e) => new GrepExecutionError({ message: e.code === "ENOENT" ? RG_MISSING : e.message }))
