@@ -3,7 +3,7 @@
  * code block of the doc appears here verbatim (import lines aside: the doc imports from the
  * package, `toolwright` and `toolwright/effect-ai`; this file from ../src).
  */
-import { Console, Effect, Layer, ManagedRuntime, Schema, Stream } from "effect"
+import { Console, Duration, Effect, Layer, ManagedRuntime, Schema, Stream } from "effect"
 import {
   Approver,
   BuiltinTools,
@@ -13,6 +13,7 @@ import {
   makeRecordingApprover,
   Output,
   PathParam,
+  progress,
   Registry,
   Scheduler,
   SessionLayer,
@@ -202,6 +203,35 @@ export const liveCount = Effect.gen(function*() {
   })
   return batch.results[0] // a <persisted-output> stub naming the saved file (6.9 MB, SHA-256)
 }).pipe(Effect.provide(SessionLayer.layer({ roots: ["."], tools: [{ name: "count_to", load: Effect.succeed(countTo) }] })))
+
+// --- live parts ---
+const migrate = defineTool({
+  name: "migrate",
+  displayName: "Migrate",
+  description: "Runs the migrations one by one.",
+  kind: Kind.Other,
+  params: Schema.Struct({ count: Schema.Int }),
+  invoke: (params) =>
+    Effect.succeed({
+      description: `Run ${params.count} migrations`,
+      execute: ({ emit }) =>
+        Effect.gen(function*() {
+          for (let i = 1; i <= params.count; i++) {
+            yield* Effect.sleep(Duration.millis(100)) // the real work
+            if (emit) yield* emit(progress(`migration ${i} applied`, { progress: i, total: params.count }))
+          }
+          return textResult(`${params.count} migrations applied`)
+        })
+    })
+})
+
+export const watchMigrations = Effect.gen(function*() {
+  const scheduler = yield* Scheduler
+  return yield* scheduler.runOne({ callId: "m1", name: "migrate", args: { count: 5 } }, {
+    onPart: (callId, part, origin) =>
+      part.type === "progress" ? Console.log(`${callId} [${origin}] ${part.message} (${part.progress}/${part.total})`) : Effect.void
+  })
+}).pipe(Effect.provide(SessionLayer.layer({ roots: ["."], tools: [{ name: "migrate", load: Effect.succeed(migrate) }] })))
 
 // --- saved outputs ---
 export const savedOutputs = Effect.gen(function*() {
