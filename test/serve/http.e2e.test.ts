@@ -4,7 +4,9 @@ import * as fs from "node:fs"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { connectHttp, eventually, processesWith, startHttpDoor, textOf } from "../support/httpServe.js"
 import { cliUnderTest, repoRoot, tempDir } from "../support/serve.js"
@@ -180,6 +182,34 @@ describe("toolwright serve --http (the built CLI)", () => {
       assert.strictEqual(asked.length, 2)
       assert.isTrue(asked.some((line) => line.startsWith("proceed_once:") && line.includes("size of abcd")), asked.join("\n"))
       assert.isTrue(asked.some((line) => line.startsWith("decline:") && line.includes("size of xy")), asked.join("\n"))
+    }), 60_000)
+
+  it.live("a session ended while its toolwright session is still starting leaves the door serving", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      const state = yield* tempDir()
+      const door = yield* startHttpDoor(["--root", root, "--state-dir", state])
+      // the client holds its answer to roots/list: the session cannot be built until it answers
+      let answer: (roots: { roots: Array<{ uri: string }> }) => void = () => {}
+      const client = new Client({ name: "slow-roots", version: "0" }, { capabilities: { roots: {} } })
+      let rootsAsked = false
+      client.setRequestHandler(ListRootsRequestSchema, () => {
+        rootsAsked = true
+        return new Promise((resolve) => (answer = resolve))
+      })
+      const transport = new StreamableHTTPClientTransport(new URL(door.url))
+      yield* Effect.promise(() => client.connect(transport))
+      const id = transport.sessionId!
+      assert.isTrue(yield* eventually(() => rootsAsked), "the server asked for roots")
+      yield* Effect.promise(() => transport.terminateSession())
+      assert.isTrue(yield* eventually(() => door.stderr().includes(`session ${id} closed (closed by the client)`)), door.stderr())
+      answer({ roots: [{ uri: `file://${root}` }] })
+      yield* Effect.promise(() => client.close())
+
+      const fresh = (yield* connectHttp(door.url)).client
+      const listed = yield* Effect.promise(() => fresh.listTools())
+      assert.include(listed.tools.map((t) => t.name), "read_file")
+      assert.notInclude(door.stderr(), "could not start")
     }), 60_000)
 
   it.live("closes an idle session, after which its id is unknown (404)", () =>
