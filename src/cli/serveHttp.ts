@@ -10,7 +10,13 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Flag } from "effect/cli"
-import { configuredMaxMessageBytes, parseListenAddress, type ServeOptions } from "../serve/index.js"
+import {
+  configuredMaxMessageBytes,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_SESSIONS,
+  parseListenAddress,
+  type ServeOptions
+} from "../serve/index.js"
 
 /** The environment variable holding the bearer token (when no --token-file is given). @category constants */
 export const TOKEN_ENV = "TOOLWRIGHT_TOKEN"
@@ -35,12 +41,12 @@ export const httpFlags = {
     Flag.atLeast(0)
   ),
   "idle-timeout": Flag.Int("idle-timeout").pipe(
-    Flag.withDescription("Close an HTTP session after this many seconds without a request (default 1800)."),
-    Flag.withDefault(1800)
+    Flag.withDescription(`Close an HTTP session after this many seconds without a request (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000}).`),
+    Flag.withDefault(DEFAULT_IDLE_TIMEOUT_MS / 1000)
   ),
   "max-sessions": Flag.Int("max-sessions").pipe(
-    Flag.withDescription("The most HTTP sessions open at once (default 100); more are refused with 503."),
-    Flag.withDefault(100)
+    Flag.withDescription(`The most HTTP sessions open at once (default ${DEFAULT_MAX_SESSIONS}); more are refused with 503.`),
+    Flag.withDefault(DEFAULT_MAX_SESSIONS)
   )
 }
 

@@ -23,12 +23,6 @@ import {
 import { makeSessionTable, type SessionTable } from "./httpSessions.js"
 import { announcementOf, buildSession, chosenDeferredMode, type ServeOptions } from "./server.js"
 
-/** Default `--idle-timeout`: a session with no request for this long is closed (ms). @category constants */
-export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000
-
-/** Default `--max-sessions`. @category constants */
-export const DEFAULT_MAX_SESSIONS = 100
-
 /** The HTTP server could not listen (address in use, not available, no permission). @category errors */
 export class ListenFailed extends Schema.TaggedError<ListenFailed>()("ListenFailed", { message: Schema.String }) {}
 

@@ -14,6 +14,12 @@ export const DEFAULT_HTTP_HOST = "127.0.0.1"
 /** The path of the MCP endpoint. @category constants */
 export const MCP_PATH = "/mcp"
 
+/** Default `--idle-timeout`: a session with no request for this long is closed (ms). @category constants */
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000
+
+/** Default `--max-sessions`. @category constants */
+export const DEFAULT_MAX_SESSIONS = 100
+
 /** `--http` is not `[HOST:]PORT`. @category errors */
 export class InvalidListenAddress extends Schema.TaggedError<InvalidListenAddress>()("InvalidListenAddress", {
   message: Schema.String

@@ -4,6 +4,6 @@
  * @since 0.1.0
  */
 export type { HttpServeOptions } from "./http.js"
-export { parseListenAddress } from "./httpAccess.js"
+export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, parseListenAddress } from "./httpAccess.js"
 export type { ServeOptions } from "./server.js"
 export { configuredMaxMessageBytes, serveStdio } from "./stdio.js"

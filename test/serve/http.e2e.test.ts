@@ -4,9 +4,12 @@ import * as fs from "node:fs"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { connectHttp, eventually, processesWith, startHttpDoor, textOf } from "../support/httpServe.js"
-import { cliUnderTest, tempDir } from "../support/serve.js"
+import { cliUnderTest, repoRoot, tempDir } from "../support/serve.js"
 
 const call = (client: { callTool: (p: { name: string; arguments: Record<string, unknown> }) => Promise<any> }, name: string, args: Record<string, unknown>) =>
   Effect.promise(() => client.callTool({ name, arguments: args }))
@@ -150,6 +153,63 @@ describe("toolwright serve --http (the built CLI)", () => {
       const stranger = (yield* connectHttp(door.url, { roots: [outside] })).client
       const refused = yield* Effect.promise(() => stranger.listTools().then(() => "served", (error: Error) => error.message))
       assert.include(refused, "None of the client's roots")
+    }), 60_000)
+
+  it.live("asks each session's own client for approval (elicitation)", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      const state = yield* tempDir()
+      const toolsModule = path.join(repoRoot, "test", "fixtures", "serve", "tools.mjs")
+      const door = yield* startHttpDoor(["--root", root, "--state-dir", state, "--tools-module", toolsModule, "--approval", "default"])
+      const asked: Array<string> = []
+      const connect = (decision: "proceed_once" | "decline") =>
+        Effect.tap(connectHttp(door.url, { capabilities: { elicitation: {} } }), ({ client }) =>
+          Effect.sync(() =>
+            client.setRequestHandler(ElicitRequestSchema, (request) => {
+              asked.push(`${decision}: ${request.params.message}`)
+              return decision === "decline" ? { action: "decline" } : { action: "accept", content: { decision } }
+            })
+          ))
+      const yes = (yield* connect("proceed_once")).client
+      const no = (yield* connect("decline")).client
+      const [allowed, declined] = yield* Effect.all([
+        call(yes, "size_of", { file_path: "abcd" }),
+        call(no, "size_of", { file_path: "xy" })
+      ], { concurrency: 2 })
+      assert.deepStrictEqual(allowed.content, [{ type: "text", text: "length 4" }])
+      assert.isTrue(declined.isError)
+      assert.strictEqual(declined._meta?.["toolwright/cancelled"], true)
+      assert.strictEqual(asked.length, 2)
+      assert.isTrue(asked.some((line) => line.startsWith("proceed_once:") && line.includes("size of abcd")), asked.join("\n"))
+      assert.isTrue(asked.some((line) => line.startsWith("decline:") && line.includes("size of xy")), asked.join("\n"))
+    }), 60_000)
+
+  it.live("a session ended while its toolwright session is still starting leaves the door serving", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      const state = yield* tempDir()
+      const door = yield* startHttpDoor(["--root", root, "--state-dir", state])
+      // the client holds its answer to roots/list: the session cannot be built until it answers
+      let answer: (roots: { roots: Array<{ uri: string }> }) => void = () => {}
+      const client = new Client({ name: "slow-roots", version: "0" }, { capabilities: { roots: {} } })
+      let rootsAsked = false
+      client.setRequestHandler(ListRootsRequestSchema, () => {
+        rootsAsked = true
+        return new Promise((resolve) => (answer = resolve))
+      })
+      const transport = new StreamableHTTPClientTransport(new URL(door.url))
+      yield* Effect.promise(() => client.connect(transport))
+      const id = transport.sessionId!
+      assert.isTrue(yield* eventually(() => rootsAsked), "the server asked for roots")
+      yield* Effect.promise(() => transport.terminateSession())
+      assert.isTrue(yield* eventually(() => door.stderr().includes(`session ${id} closed (closed by the client)`)), door.stderr())
+      answer({ roots: [{ uri: `file://${root}` }] })
+      yield* Effect.promise(() => client.close())
+
+      const fresh = (yield* connectHttp(door.url)).client
+      const listed = yield* Effect.promise(() => fresh.listTools())
+      assert.include(listed.tools.map((t) => t.name), "read_file")
+      assert.notInclude(door.stderr(), "could not start")
     }), 60_000)
 
   it.live("closes an idle session, after which its id is unknown (404)", () =>

@@ -39,11 +39,16 @@ export const startHttpDoor = (args: ReadonlyArray<string>, extraEnv: Record<stri
   )
 
 /** Connects an SDK client (closed with the scope); `roots` are offered through the roots capability. */
-export const connectHttp = (url: string, options: { readonly token?: string; readonly roots?: ReadonlyArray<string> } = {}) =>
+export const connectHttp = (
+  url: string,
+  options: { readonly token?: string; readonly roots?: ReadonlyArray<string>; readonly capabilities?: Record<string, unknown> } = {}
+) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const roots = options.roots
-      const client = new Client({ name: "toolwright-http-test", version: "0" }, { capabilities: roots ? { roots: {} } : {} })
+      const client = new Client({ name: "toolwright-http-test", version: "0" }, {
+        capabilities: { ...options.capabilities, ...(roots ? { roots: {} } : {}) }
+      })
       if (roots) {
         client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((dir) => ({ uri: `file://${dir}` })) }))
       }
