@@ -3,8 +3,14 @@
  *
  * The model sent `\n`, `\t`, `\"`, `\'` or `\\` as two characters where the file has the real
  * character. The needle is unescaped (only those five sequences) and run through the reference
- * rungs again. new_string is unescaped the same way only when it shows the same pattern: it uses
- * at least one escape sequence and only kinds the needle also used; otherwise it is verbatim.
+ * rungs again. new_string follows the evidence it carries:
+ * - no escape sequence: written verbatim;
+ * - at least one sequence of a kind the needle used: it is over-escaped too, so every kind seen in
+ *   either is unescaped (a model that escaped its quotes also escapes the newlines it adds);
+ * - only kinds the needle did not use: if new_string writes a character the needle escaped as the
+ *   plain character (a bare `"` where the needle had `\"`), it is not over-escaped and is written
+ *   verbatim; otherwise there is no telling whether its sequences are meant (a `\n` inside a string
+ *   literal) or over-escaped, so the rung refuses rather than guess.
  *
  * @since 0.1.0
  */
@@ -42,6 +48,19 @@ export const unescapeKinds = (text: string, kinds: ReadonlySet<string>): string 
   return out + text.slice(cursor)
 }
 
+/** Whether `text` holds, outside an escape sequence, the plain character of one of `kinds` (`\\` aside). */
+const writesPlainly = (text: string, kinds: ReadonlySet<string>): boolean => {
+  const plain = new Set([...kinds].filter((k) => k !== "\\").map((k) => ESCAPES[k]!))
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") {
+      i++
+      continue
+    }
+    if (plain.has(text[i]!)) return true
+  }
+  return false
+}
+
 /**
  * The over-escaping rung: the unescaped needle through the reference rungs (`reference`, the
  * ladder's first rows), with new_string adjusted.
@@ -56,7 +75,9 @@ export const unescaped = (
   const plain = unescapeKinds(needle, kinds)
   if (plain === needle || plain === "") return undefined
   const newKinds = escapeKinds(newString)
-  const samePattern = newKinds.size > 0 && [...newKinds].every((kind) => kinds.has(kind))
-  const found = reference(plain, samePattern ? unescapeKinds(newString, kinds) : newString)
+  const overEscapedToo = [...newKinds].some((kind) => kinds.has(kind))
+  if (newKinds.size > 0 && !overEscapedToo && !writesPlainly(newString, kinds)) return undefined
+  const written = overEscapedToo ? unescapeKinds(newString, new Set([...kinds, ...newKinds])) : newString
+  const found = reference(plain, written)
   return found === undefined ? undefined : { ...found, rung: "unescaped" }
 }

@@ -255,9 +255,21 @@ describe("resolveEdit: over-escaped old_string", () => {
     assert.strictEqual(m.newContent, "x\ty\n")
   })
 
-  it("new_string using other escape kinds is written verbatim", () => {
+  it("new_string written plainly (a bare quote) with another escape kind is written verbatim", () => {
     const m = match(resolveEdit("msg = \"a\"\n", "msg = \\\"a\\\"", "msg = \"a\\nb\""))
     assert.strictEqual(m.newContent, "msg = \"a\\nb\"\n")
+  })
+
+  it("new_string over-escaped with more kinds than the needle: every kind seen is unescaped", () => {
+    // the needle escaped its quotes; new_string escapes its quotes and the newline it adds
+    const m = match(resolveEdit("msg = \"a\"\n", "msg = \\\"a\\\"", "msg = \\\"a\\\"\\nnext = 1"))
+    assert.strictEqual(m.rung, "unescaped")
+    assert.strictEqual(m.newContent, "msg = \"a\"\nnext = 1\n")
+  })
+
+  it("new_string with only other escape kinds and no plain evidence is refused, not guessed", () => {
+    const result = resolveEdit("msg = \"a\"\n", "msg = \\\"a\\\"", "x = 1\\ny = 2")
+    assert.strictEqual(result._tag, "NoMatch")
   })
 
   it("doubled backslashes", () => {
