@@ -27,6 +27,7 @@ import {
   type LiveOutput,
   type LlmPart,
   outputStreamOf,
+  partsText,
   type ToolError,
   type ToolResult,
   UnhandledException
@@ -275,6 +276,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
             callId: ready.call.callId,
             name: ready.call.name,
             llmContent: drained?.llmContent ?? r.llmContent,
+            text: "", // set from the final content once the batch has been through the pipeline
             display: r.display,
             resultFilePaths: r.resultFilePaths ?? [],
             data: r.data
@@ -319,7 +321,9 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     finalized.results.forEach((r) => {
       if (r._tag === "Success") r.resultFilePaths.forEach((path) => touched.add(path))
     })
-    return { results: finalized.results, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
+    // `text` follows the content the pipeline settled on (it may have cut or replaced it)
+    const withText = finalized.results.map((r): CallResult => (r._tag === "Success" ? { ...r, text: partsText(r.llmContent) } : r))
+    return { results: withText, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
   })
 
   // A span per batch, without a captured stack trace: capturing one costs more than the rest of a
