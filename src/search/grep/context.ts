@@ -47,7 +47,7 @@ export const makeRawMatches = (keep: number): RawMatches => ({ keep, files: new 
 
 /** Prepares a search: compiles the pattern and glob and builds the ignore view. @category constructors */
 export const makeSearchContext = Effect.fn("grep.context")(function*(request: GrepRequest) {
-  const compiled = compileGrepPattern(request.pattern)
+  const compiled = compileGrepPattern(request.pattern, request.caseSensitive === true)
   if (!compiled.ok) return yield* new GrepExecutionError({ message: compiled.message })
   const root = path.resolve(request.root)
   const stat = yield* Effect.try({

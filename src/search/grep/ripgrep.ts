@@ -100,7 +100,7 @@ const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, so
   readonly noIgnore: boolean
   readonly debug: boolean
 }) {
-  const args = ["--json", "--crlf", "--encoding", "none", "--ignore-case", ...baseFlags(context, options.noIgnore)]
+  const args = ["--json", "--crlf", "--encoding", "none", context.compiled.caseSensitive ? "--case-sensitive" : "--ignore-case", ...baseFlags(context, options.noIgnore)]
   if (options.debug) args.push("--debug")
   const glob = context.request.glob
   if (glob !== undefined && glob !== "" && isSimpleBasenameGlob(glob)) args.push("--iglob", glob)
