@@ -41,7 +41,7 @@ const readThenEdit = Effect.gen(function*() {
     { callId: "2", name: "grep_search", args: { pattern: "TODO" } }
   ])
   for (const result of read.results) {
-    if (result._tag === "Success") yield* Console.log(result.llmContent)
+    if (result._tag === "Success") yield* Console.log(result.text)
     else if (result._tag === "Failure") yield* Console.log(`${result.name} failed [${result.code}]: ${result.message}`)
   }
   const edit = yield* scheduler.runOne({

@@ -31,6 +31,7 @@ import {
   type LlmPart,
   outputStreamOf,
   type PartOrigin,
+  partsText,
   type ToolError,
   type ToolResult,
   UnhandledException
@@ -301,6 +302,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
             callId: ready.call.callId,
             name: ready.call.name,
             llmContent: drained?.llmContent ?? r.llmContent,
+            text: "", // set from the final content once the batch has been through the pipeline
             display: r.display,
             resultFilePaths: r.resultFilePaths ?? [],
             data: r.data
@@ -349,7 +351,9 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     const final = reminders.length === 0 || finalized.results.length === 0
       ? finalized.results
       : [...finalized.results.slice(0, -1), withReminder(finalized.results.at(-1)!, wrapSystemReminder(reminders.join("\n\n")))]
-    return { results: final, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
+    // `text` follows the content the pipeline settled on (it may have cut or replaced it), reminder included
+    const withText = final.map((r): CallResult => (r._tag === "Success" ? { ...r, text: partsText(r.llmContent) } : r))
+    return { results: withText, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult
   })
 
   // A span per batch, without a captured stack trace: capturing one costs more than the rest of a

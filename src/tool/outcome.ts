@@ -13,6 +13,11 @@ export interface CallSuccess {
   readonly callId: string
   readonly name: string
   readonly llmContent: ReadonlyArray<LlmPart>
+  /**
+   * The text parts of `llmContent` joined, media parts as `[image/png]`-style markers: what
+   * `${result.text}` prints (see {@link resultText}).
+   */
+  readonly text: string
   readonly display: Display
   readonly resultFilePaths: ReadonlyArray<string>
   readonly data: unknown
@@ -45,3 +50,20 @@ export interface CallCancelled {
 
 /** The outcome of one call. @category models */
 export type CallResult = CallSuccess | CallFailure | CallCancelled
+
+/** The text a model reads in `parts`: text parts joined, each media part as a `[mime/type]` marker. @category formatting */
+export const partsText = (parts: ReadonlyArray<LlmPart>): string =>
+  parts.map((part) => (part.type === "text" ? part.text : `[${part.mimeType}]`)).join("")
+
+/**
+ * One call's result as text, for logs and programs that are not a model: a success's text
+ * ({@link partsText} of its `llmContent`), `<name> failed [<code>]: <message>`, or
+ * `<name> cancelled: <message>`.
+ * @category formatting
+ */
+export const resultText = (result: CallResult): string =>
+  result._tag === "Success"
+    ? partsText(result.llmContent)
+    : result._tag === "Failure"
+    ? `${result.name} failed [${result.code}]: ${result.message}`
+    : `${result.name} cancelled: ${result.message}`

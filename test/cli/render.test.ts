@@ -66,7 +66,7 @@ describe("render", () => {
   })
 
   it("a success shows the structured display, else the model's text and media lines", () => {
-    const base = { _tag: "Success" as const, callId: "1", name: "t", resultFilePaths: [], data: undefined }
+    const base = { _tag: "Success" as const, callId: "1", name: "t", text: "", resultFilePaths: [], data: undefined }
     assert.strictEqual(
       renderSuccessBody({ ...base, llmContent: [{ type: "text", text: "hi" }, { type: "image", data: "aGk=", mimeType: "image/png" }], display: "short" }, false),
       "hi\n[image image/png, 2 bytes]"
@@ -95,6 +95,7 @@ describe("render", () => {
       callId: "1",
       name: "t",
       llmContent: [{ type: "text", text: "x" }],
+      text: "x",
       display: "x",
       resultFilePaths: ["/a"],
       data: { n: 10n, f: () => 1 }

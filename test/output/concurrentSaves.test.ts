@@ -59,6 +59,7 @@ const success = (name: string, parts: ReadonlyArray<LlmPart>, i: number): CallRe
   callId: `c${i}`,
   name,
   llmContent: parts,
+  text: "",
   display: "",
   resultFilePaths: [],
   data: undefined

@@ -168,6 +168,7 @@ const success = (name: string, text: string): CallResult => ({
   callId: name,
   name,
   llmContent: [{ type: "text", text }],
+  text,
   display: text,
   resultFilePaths: [],
   data: undefined

@@ -98,7 +98,7 @@ const rankOf = (unit: number): number => (unit === 0x2f ? -1 : unit >= 0xd800 &&
 
 /** Prepares a search: compiles the pattern and glob and builds the ignore view. @category constructors */
 export const makeSearchContext = Effect.fn("grep.context")(function*(request: GrepRequest) {
-  const compiled = compileGrepPattern(request.pattern)
+  const compiled = compileGrepPattern(request.pattern, request.caseSensitive === true)
   if (!compiled.ok) return yield* new GrepExecutionError({ message: compiled.message })
   const root = path.resolve(request.root)
   const stat = yield* Effect.try({

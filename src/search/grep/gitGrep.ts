@@ -45,7 +45,7 @@ const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchConte
     context.request.ignore.gitignore && tree.insideWorkTree && !tree.rootGitIgnored && context.fileName === undefined
   const args = [
     ...GIT_CONFIG, "grep", "--no-index", excludeStandard ? "--exclude-standard" : "--no-exclude-standard",
-    "--no-color", "-n", "-z", "-a", "-i", "-P", "-e", source
+    "--no-color", "-n", "-z", "-a", ...(context.compiled.caseSensitive ? [] : ["-i"]), "-P", "-e", source
   ]
   if (context.fileName !== undefined) args.push("--", `:(literal)${context.fileName}`)
   else if (large.length > 0) args.push("--", ".", ...large.map((rel) => `:(exclude,literal)${rel}`))

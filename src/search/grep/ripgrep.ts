@@ -139,7 +139,15 @@ const RG_MISSING = "ripgrep (rg) is not available on PATH"
 /** Runs `rg --json` and collects its matches (see `rgJson.ts`); with a limit, `--sort path`, stopped once the result is complete. */
 const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, source: string, options: { readonly noIgnore: boolean }) {
   // with a limit, files in tree order so that ripgrep can be stopped at the cap; without one, every match counts: a parallel walk
-  const args = ["--json", ...(context.stopsAtCap ? ["--sort", "path"] : []), "--crlf", "--encoding", "none", "--ignore-case", ...baseFlags(context, options.noIgnore)]
+  const args = [
+    "--json",
+    ...(context.stopsAtCap ? ["--sort", "path"] : []),
+    "--crlf",
+    "--encoding",
+    "none",
+    context.compiled.caseSensitive ? "--case-sensitive" : "--ignore-case",
+    ...baseFlags(context, options.noIgnore)
+  ]
   const glob = context.request.glob
   if (glob !== undefined && glob !== "" && isSimpleBasenameGlob(glob)) args.push("--iglob", glob)
   args.push("--regexp", source, "--", context.fileName ?? ".")

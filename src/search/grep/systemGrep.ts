@@ -34,7 +34,7 @@ const parseGrepLine = (raw: RawMatches, line: Buffer): void => {
 }
 
 const runGrep = Effect.fn("grep.grep.run")(function*(context: SearchContext, dialect: GrepDialect, source: string) {
-  const args = ["-r", "-n", "-H", "--null", "-a", "-s", ...(dialect === "pcre" ? ["-P", "-i"] : ["-E"])]
+  const args = ["-r", "-n", "-H", "--null", "-a", "-s", ...(dialect === "pcre" ? (context.compiled.caseSensitive ? ["-P"] : ["-P", "-i"]) : ["-E"])]
   for (const name of DEFAULT_EXCLUDED_NAMES) args.push(`--exclude-dir=${name}`)
   args.push("-e", source, "--", context.fileName ?? ".")
   const raw = makeRawMatches(context.keep)

@@ -24,6 +24,8 @@ export interface GrepRequest {
   readonly limit?: number
   /** Which ignore files to respect. */
   readonly ignore: IgnoreOptions
+  /** Match letters in their own case only (default false: case-insensitive). */
+  readonly caseSensitive?: boolean
 }
 
 /** One matching line. @category models */

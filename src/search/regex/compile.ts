@@ -13,8 +13,10 @@ import { parsePattern } from "./parse.js"
 export interface CompiledPattern {
   /** The pattern as the model wrote it. */
   readonly pattern: string
-  /** The canonical matcher: case-insensitive, applied to one line without its line ending. */
+  /** The canonical matcher: case-insensitive unless {@link caseSensitive}, applied to one line without its line ending. */
   readonly regex: RegExp
+  /** Letters match only in their own case (backends drop `-i` / `--ignore-case`). */
+  readonly caseSensitive: boolean
   /** Set when the pattern uses a construct only the JS engine runs as written (all backends then use JS). */
   readonly jsOnlyReason: string | undefined
   /** The pattern in a backend's dialect, or why that dialect cannot express it exactly. */
@@ -42,27 +44,27 @@ export const validateGrepPattern = (pattern: string): string | undefined => {
 const compileJs = (source: string, flags: string): RegExp | undefined => compileRegexEagerly(source, flags)
 
 /** Compiles a pattern for every dialect; fails with the {@link validateGrepPattern} message. @category constructors */
-export const compileGrepPattern = (pattern: string): { readonly ok: true; readonly value: CompiledPattern } | { readonly ok: false; readonly message: string } => {
+export const compileGrepPattern = (pattern: string, caseSensitive = false): { readonly ok: true; readonly value: CompiledPattern } | { readonly ok: false; readonly message: string } => {
   const invalid = validateGrepPattern(pattern)
   if (invalid !== undefined) return { ok: false, message: invalid }
-  const raw = compileRegexEagerly(pattern, "i")
+  const raw = compileRegexEagerly(pattern, caseSensitive ? "" : "i")
   if (raw === undefined) return { ok: false, message: patternUncompilable("pattern", pattern) }
   const parsed = parsePattern(pattern)
   if (parsed._tag === "Unsupported") {
     const reason = `the pattern uses a construct only the JS engine runs as written (${parsed.reason})`
     return {
       ok: true,
-      value: { pattern, regex: raw, jsOnlyReason: reason, emit: () => ({ _tag: "Unsupported", reason }) }
+      value: { pattern, regex: raw, caseSensitive, jsOnlyReason: reason, emit: () => ({ _tag: "Unsupported", reason }) }
     }
   }
   const js = emitPattern(parsed.node, "js")
-  const regex = js._tag === "Emitted" ? compileJs(js.source, "iu") : undefined
+  const regex = js._tag === "Emitted" ? compileJs(js.source, caseSensitive ? "u" : "iu") : undefined
   if (regex === undefined) {
     const reason = "the pattern could not be re-emitted for the JS engine"
     return {
       ok: true,
-      value: { pattern, regex: raw, jsOnlyReason: reason, emit: () => ({ _tag: "Unsupported", reason }) }
+      value: { pattern, regex: raw, caseSensitive, jsOnlyReason: reason, emit: () => ({ _tag: "Unsupported", reason }) }
     }
   }
-  return { ok: true, value: { pattern, regex, jsOnlyReason: undefined, emit: (d) => emitPattern(parsed.node, d) } }
+  return { ok: true, value: { pattern, regex, caseSensitive, jsOnlyReason: undefined, emit: (d) => emitPattern(parsed.node, d, !caseSensitive) } }
 }

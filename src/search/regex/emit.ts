@@ -82,7 +82,8 @@ const fixedWidth = (node: RegexNode): number | undefined => {
 }
 
 class Emitter {
-  constructor(readonly dialect: Dialect) {}
+  /** `fold`: spell out case closures for ERE (a case-insensitive search run without `-i`). */
+  constructor(readonly dialect: Dialect, readonly fold: boolean = true) {}
 
   fail(reason: string): never {
     throw new Unsupported(reason)
@@ -102,7 +103,7 @@ class Emitter {
         return isAlnum(cp) ? String.fromCharCode(cp) : `\\x{${hex(cp)}}`
       case "ere": {
         if (cp === 0x0a || cp === 0x0d || cp === 0) this.fail("ERE cannot express a literal line break or NUL")
-        const variants = caseClosure([[cp, cp]])
+        const variants = this.fold ? caseClosure([[cp, cp]]) : [[cp, cp] as const]
         if (variants.length > 1 || variants[0]![0] !== variants[0]![1]) return this.bracketEre(variants, false)
         const c = String.fromCodePoint(cp)
         return ERE_SPECIALS.has(c) ? `\\${c}` : c
@@ -145,11 +146,11 @@ class Emitter {
         if (d === "pcre") return "(?!)"
         return this.fail("empty character class")
       }
-      if (d === "ere") return this.bracketEre(caseClosure(set), false)
+      if (d === "ere") return this.bracketEre(this.fold ? caseClosure(set) : set, false)
       return `[${this.rangeList(set, d === "js" ? (cp) => `\\u{${hex(cp)}}` : (cp) => `\\x{${hex(cp)}}`)}]`
     }
     if (d === "js") return `[^${this.rangeList(union(union(spec.set, LINE_BREAKS), SURROGATES), (cp) => `\\u{${hex(cp)}}`)}]`
-    if (d === "ere") return this.bracketEre(subtract(union(caseClosure(spec.set), CR), union(union(LF, NUL), SURROGATES)), true)
+    if (d === "ere") return this.bracketEre(subtract(union(this.fold ? caseClosure(spec.set) : spec.set, CR), union(union(LF, NUL), SURROGATES)), true)
     return `[^${this.rangeList(subtract(union(spec.set, LINE_BREAKS), SURROGATES), (cp) => `\\x{${hex(cp)}}`)}]`
   }
 
@@ -210,9 +211,9 @@ class Emitter {
 }
 
 /** Emits a parsed pattern in one dialect, or says why the dialect cannot express it. @category emitting */
-export const emitPattern = (node: RegexNode, dialect: Dialect): EmitOutcome => {
+export const emitPattern = (node: RegexNode, dialect: Dialect, fold = true): EmitOutcome => {
   try {
-    return { _tag: "Emitted", source: new Emitter(dialect).emit(node) }
+    return { _tag: "Emitted", source: new Emitter(dialect, fold).emit(node) }
   } catch (e) {
     if (e instanceof Unsupported) return { _tag: "Unsupported", reason: e.reason }
     throw e

@@ -11,7 +11,7 @@ import { GREP_MAX_OUTPUT_CHARS } from "../constants.js"
 /** Params of `grep_search`. @category models */
 export const GrepSearchParams = Schema.Struct({
   pattern: Schema.String.annotate({
-    description: "The regular expression to search for (JavaScript syntax, always case-insensitive), e.g. \"log.*Error\"."
+    description: "The regular expression to search for (JavaScript syntax; case-insensitive unless case_sensitive), e.g. \"log.*Error\"."
   }),
   glob: Schema.optionalKey(Schema.String.annotate({
     description: "Only search files matching this glob, e.g. \"*.js\", \"*.{ts,tsx}\", \"src/**\". Default: every file."
@@ -19,6 +19,9 @@ export const GrepSearchParams = Schema.Struct({
   path: Schema.optionalKey(PathParam(
     "The file or directory to search: absolute, or relative to the first workspace root. Default: every workspace root."
   )),
+  case_sensitive: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "Match letters only in the case written (default false: \"error\" also finds \"Error\" and \"ERROR\")."
+  })),
   limit: Schema.optionalKey(
     Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "limit must be a positive integer" })).annotate({
       description: "Most matching lines to show (1 or more). Default: up to 1000, within the output cap."

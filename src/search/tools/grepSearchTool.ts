@@ -155,7 +155,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                     root,
                     ignore: { gitignore: true, toolwrightIgnore: true, ...(workspaceRoot ? { workspaceRoot } : {}) },
                     ...(params.glob !== undefined && params.glob !== "" ? { glob: params.glob } : {}),
-                    ...(params.limit !== undefined ? { limit: params.limit } : {})
+                    ...(params.limit !== undefined ? { limit: params.limit } : {}),
+                    ...(params.case_sensitive === true ? { caseSensitive: true } : {})
                   }
                 }
                 const results = yield* Effect.forEach(roots, (root) => grepSearch(requestFor(root), force), { concurrency: 4 }).pipe(
@@ -185,7 +186,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                     location,
                     maxLines: limits.truncateLines,
                     ...(params.glob ? { glob: params.glob } : {}),
-                    ...(params.limit !== undefined ? { limit: params.limit } : {})
+                    ...(params.limit !== undefined ? { limit: params.limit } : {}),
+                    ...(params.case_sensitive === true ? { caseSensitive: true } : {})
                   },
                   Math.min(GREP_MAX_OUTPUT_CHARS, limits.truncateChars)
                 )
