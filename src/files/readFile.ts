@@ -11,13 +11,19 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { CurrentOutputLimits } from "../output/index.js"
 import { displayPath, FileReadCache, realLocation, unescapePath, Workspace } from "../session/index.js"
-import { defineTool } from "../tool/index.js"
+import { defineTool, progress, type ProgressPart } from "../tool/index.js"
 import { loadFileToolsSettings } from "../write/index.js"
 import { parsePages } from "./pdf.js"
 import { type OpenedFile, openVerified, readFailure } from "./readHandle.js"
 import { HEAD_BYTES, type ReadFileData, readByKind, type ReadOutcome } from "./readKinds.js"
 import { fileKind, SNIFF_BYTES } from "./sniff.js"
 import { ReadFileParams, readFileDeclaration } from "./readFile.decl.js"
+
+const MIB = 1024 * 1024
+
+/** The live progress of a large read (every `READ_PROGRESS_BYTES`). */
+const readProgress = (rel: string, done: number, size: number): ProgressPart =>
+  progress(`read_file ${rel}: ${Math.round(done / MIB)} MiB of ${Math.round(size / MIB)} MiB read`, { progress: done, total: size })
 
 export { ReadFileParams } from "./readFile.decl.js"
 
@@ -90,7 +96,7 @@ export const makeReadFile = Effect.gen(function*() {
           description: describe(rel, params),
           locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("allow" as const),
-          execute: () =>
+          execute: ({ emit }) =>
             Effect.scoped(Effect.gen(function*() {
               // Opened once and verified: every read below is of this descriptor, never the path again.
               const opened = yield* openVerified(abs, readable)
@@ -123,7 +129,8 @@ export const makeReadFile = Effect.gen(function*() {
                 charLimit: Number.isFinite(limits.truncateChars) ? limits.truncateChars : Number.MAX_SAFE_INTEGER,
                 pages: Option.fromNullishOr(pages),
                 legacyEncoding: settings.legacyEncoding,
-                lineNumbers: params.line_numbers === true
+                lineNumbers: params.line_numbers === true,
+                ...(emit ? { onProgress: (done: number, size: number) => emit(readProgress(rel, done, size)) } : {})
               })
               yield* cache.recordRead(abs, stats, {
                 full: full && !outcome.truncated,

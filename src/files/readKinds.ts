@@ -84,7 +84,12 @@ export interface ReadRequest {
   readonly legacyEncoding: string | undefined
   /** Prefix each text line with its 1-based number, `cat -n` style. */
   readonly lineNumbers?: boolean | undefined
+  /** Live progress of a streamed read: called each time another {@link READ_PROGRESS_BYTES} were read. */
+  readonly onProgress?: ((bytesRead: number, size: number) => Effect.Effect<void>) | undefined
 }
+
+/** A streamed read reports its progress each time it has read this many more bytes (16 MiB). @category constants */
+export const READ_PROGRESS_BYTES = 16 * 1024 * 1024
 
 /** `cat -n`'s prefix: the 1-based line number right-aligned in 6 columns, then a tab. @category formatting */
 export const numberLines = (content: string, firstLine: number): string =>
@@ -112,13 +117,22 @@ const streamPage = (r: ReadRequest): Effect.Effect<TextPage, PermissionDenied | 
     // One buffer for every read: pageStream decodes each read before asking for the next, so a scan
     // through hundreds of megabytes leaves no trail of 1 MiB buffers for the collector.
     const buffer = Buffer.allocUnsafe(Math.min(MAX_CHUNK_BYTES, r.stats.size))
-    const readMore = (position: number, length: number) =>
+    const onProgress = r.onProgress
+    let reported = 0
+    const read = (position: number, length: number) =>
       Effect.tryPromise({
         try: async () => {
           const { bytesRead } = await r.handle.read(buffer, 0, Math.min(length, buffer.length), position)
           return buffer.subarray(0, bytesRead)
         },
         catch: readFailure(r.abs)
+      })
+    const readMore = onProgress === undefined ? read : (position: number, length: number) =>
+      Effect.tap(read(position, length), (bytes) => {
+        const done = position + bytes.length
+        if (done - reported < READ_PROGRESS_BYTES) return Effect.void
+        reported = done - (done % READ_PROGRESS_BYTES)
+        return onProgress(done, r.stats.size)
       })
     return pageStream(r.head, r.stats.size, r, readMore, r.legacyEncoding)
   })

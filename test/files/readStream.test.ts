@@ -3,6 +3,8 @@ import * as fs from "node:fs"
 import iconv from "iconv-lite"
 import { Effect } from "effect"
 import { FIRST_CHUNK_BYTES, MAX_CHUNK_BYTES, STREAM_THRESHOLD_BYTES } from "../../src/files/readText.js"
+import { READ_PROGRESS_BYTES } from "../../src/files/readKinds.js"
+import type { LivePart, ProgressPart } from "../../src/tool/result.js"
 import { fileWorld, textOf } from "./helpers.js"
 
 /** `lines` lines of `width` characters (the line number first), each ending in `\n`. */
@@ -119,5 +121,34 @@ describe("read_file: streaming of large files at its thresholds", () => {
       assert.match(t, /^Showing lines 1-1 of at least \d+ total lines\./)
       assert.include(t, "... [truncated]")
       assert.isTrue(r.data.truncated)
+    }))
+})
+
+describe("read_file: live progress of a large read", () => {
+  it.effect("a read through a 40 MiB file emits a progress part each 16 MiB read, with the bytes and the size", () =>
+    Effect.gen(function*() {
+      const w = yield* fileWorld()
+      const size = 40 * 1024 * 1024
+      const file = w.file("big.txt", sized(size))
+      const lines = Math.floor(size / 100)
+      const seen: Array<LivePart> = []
+      const r = yield* w.read.call({ file_path: file, offset: lines - 1, limit: 1 }, {
+        emit: (part) => Effect.sync(() => void seen.push(part))
+      })
+      assert.include(textOf(r), `${lines - 1}:`)
+      // Once past each 16 MiB mark, at the end of the read (at most 1 MiB) that crossed it.
+      assert.strictEqual(seen.length, 2)
+      seen.forEach((p, i) => {
+        assert.strictEqual(p.type, "progress")
+        const { progress, total } = p as ProgressPart
+        assert.strictEqual(total, size)
+        assert.isAtLeast(progress!, (i + 1) * READ_PROGRESS_BYTES)
+        assert.isBelow(progress!, (i + 1) * READ_PROGRESS_BYTES + MAX_CHUNK_BYTES)
+      })
+      assert.match((seen[0] as ProgressPart).message, /^read_file big\.txt: 1[67] MiB of 40 MiB read$/)
+      // A small read, or nobody listening: no progress.
+      seen.length = 0
+      yield* w.read.call({ file_path: file, offset: 0, limit: 1 }, { emit: (part) => Effect.sync(() => void seen.push(part)) })
+      assert.deepStrictEqual(seen, [])
     }))
 })
