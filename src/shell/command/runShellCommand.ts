@@ -96,6 +96,7 @@ export const makeRunShellCommand = Effect.gen(function*() {
   const mutation = yield* makeMutationContext
   const services = Effect.provideService(ProcessHost, host)
   const withStore = Effect.provideService(OutputStore, store)
+  const withBackground = Effect.provideService(BackgroundShells, background)
 
   const resolveDirectory = Effect.fnUntraced(function*(directory: string | undefined) {
     if (directory === undefined) return workspace.primaryRoot
@@ -183,7 +184,7 @@ export const makeRunShellCommand = Effect.gen(function*() {
               timeoutMs: p.timeout ?? host.settings.defaultTimeoutMs,
               onOutput,
               unsandboxed
-            }).pipe(services, withStore)
+            }).pipe(services, withStore, withBackground)
           }
         }
         return spec
