@@ -48,7 +48,17 @@ export interface ShellSettings {
   readonly env: Readonly<Record<string, string>>
   /** Finished background shells kept in the registry. */
   readonly maxRetainedBackground: number
+  /**
+   * A foreground command silent this long while it waits on its terminal (a prompt) moves to the
+   * background shells instead of hanging until its timeout (0: never).
+   */
+  readonly autoBackgroundIdleMs: number
+  /** A foreground command still running after this long moves to the background shells (0: never). */
+  readonly autoBackgroundWallMs: number
 }
+
+/** Default of {@link ShellSettings.autoBackgroundIdleMs}. @category constants */
+export const AUTO_BACKGROUND_IDLE_MS = 3_000
 
 /** The defaults. @category constants */
 export const DEFAULT_SHELL_SETTINGS: ShellSettings = {
@@ -64,7 +74,9 @@ export const DEFAULT_SHELL_SETTINGS: ShellSettings = {
   liveIntervalMs: OUTPUT_UPDATE_INTERVAL_MS,
   screen: DEFAULT_SCREEN_SIZE,
   env: {},
-  maxRetainedBackground: 32
+  maxRetainedBackground: 32,
+  autoBackgroundIdleMs: AUTO_BACKGROUND_IDLE_MS,
+  autoBackgroundWallMs: 0
 }
 
 /**
@@ -80,12 +92,26 @@ export const ShellConfig = Context.Reference<ShellSettings>("toolwright/shell/Sh
 
 /**
  * The settings a session uses: provided settings as they are; the defaults with
- * `TOOLWRIGHT_SHELL_PTY=0|off|false` turning the PTY off.
+ * `TOOLWRIGHT_SHELL_PTY=0|off|false` turning the PTY off, `TOOLWRIGHT_AUTO_BACKGROUND_IDLE_MS` and
+ * `TOOLWRIGHT_AUTO_BACKGROUND_AFTER_MS` setting the auto-background limits (milliseconds, 0: off).
  *
  * @category constructors
  */
 export const settingsInEffect = (settings: ShellSettings, env: NodeJS.ProcessEnv = process.env): ShellSettings => {
   if (settings !== DEFAULT_SHELL_SETTINGS) return settings
   const pty = env["TOOLWRIGHT_SHELL_PTY"]
-  return pty === "0" || pty === "off" || pty === "false" ? { ...settings, pty: "off" } : settings
+  const idle = millisFrom(env["TOOLWRIGHT_AUTO_BACKGROUND_IDLE_MS"])
+  const wall = millisFrom(env["TOOLWRIGHT_AUTO_BACKGROUND_AFTER_MS"])
+  const ptyOff = pty === "0" || pty === "off" || pty === "false"
+  if (!ptyOff && idle === undefined && wall === undefined) return settings
+  return {
+    ...settings,
+    ...(ptyOff ? { pty: "off" as const } : {}),
+    ...(idle !== undefined ? { autoBackgroundIdleMs: idle } : {}),
+    ...(wall !== undefined ? { autoBackgroundWallMs: wall } : {})
+  }
 }
+
+/** A whole number of milliseconds (0 or more) from the environment; anything else is ignored. */
+const millisFrom = (value: string | undefined): number | undefined =>
+  value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined

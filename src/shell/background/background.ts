@@ -32,7 +32,7 @@ import {
   TaskStopNotFound,
   TaskStopNotRunning
 } from "../../tool/index.js"
-import { ProcessHost, type StartedProcess } from "../terminal/host.js"
+import { type Handoff, ProcessHost, type StartedProcess } from "../terminal/host.js"
 import {
   type BackgroundStatus,
   completionReminder,
@@ -125,12 +125,27 @@ export interface BackgroundRequest {
   readonly unsandboxed?: boolean | undefined
 }
 
+/** A running foreground command to take over. @category models */
+export interface AdoptRequest {
+  readonly command: string
+  readonly cwd: string
+  readonly handoff: Handoff
+  /** What it printed before the hand-off, as plain text. */
+  readonly outputSoFar: string
+}
+
 /** Types of {@link BackgroundShells}. @category models */
 export declare namespace BackgroundShells {
   /** The service shape. */
   export interface Service {
     /** Starts a command in the background. */
     readonly start: (request: BackgroundRequest) => Effect.Effect<BackgroundShell, SandboxUnavailable>
+    /**
+     * Takes over a foreground command that is still running (a {@link Handoff}): its output so far
+     * opens the output file, and it continues as a background shell (send_message, task_stop,
+     * the notification when it ends).
+     */
+    readonly adopt: (request: AdoptRequest) => Effect.Effect<BackgroundShell>
     readonly get: (id: string) => Effect.Effect<Option.Option<BackgroundShell>>
     /** Every retained shell, oldest first. */
     readonly list: Effect.Effect<ReadonlyArray<BackgroundShell>>
@@ -273,6 +288,26 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
   })
 
   const start = Effect.fn("BackgroundShells.start")(function*(request: BackgroundRequest) {
+    return yield* register(request.command, request.cwd, "", (onData) =>
+      host.start({ command: request.command, cwd: request.cwd, onData, unsandboxed: request.unsandboxed }))
+  })
+
+  const adopt = Effect.fn("BackgroundShells.adopt")(function*(request: AdoptRequest) {
+    return yield* register(request.command, request.cwd, request.outputSoFar, (onData) =>
+      Effect.sync(() => {
+        request.handoff.attach(onData)
+        return request.handoff.proc
+      }))
+  })
+
+  /** Opens the output file (with the output so far), starts or takes the process, and watches it settle. */
+  const register = Effect.fnUntraced(function*<E>(
+    command: string,
+    cwd: string,
+    outputSoFar: string,
+    acquire: (onData: (chunk: Buffer) => void) => Effect.Effect<StartedProcess, E>
+  ) {
+    const request = { command, cwd }
     const id = newBackgroundId()
     yield* Effect.sync(() => fs.mkdirSync(dir, { recursive: true, mode: 0o700 }))
     const outputPath = path.join(dir, `shell-${id}.output`)
@@ -295,13 +330,14 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
       }
       writeOut(rt, decoder.push(chunk) + decoder.flushPending())
     }
-    const proc = yield* host.start({ command: request.command, cwd: request.cwd, onData, unsandboxed: request.unsandboxed }).pipe(
+    const proc = yield* acquire(onData).pipe(
       Effect.tapError(() => Effect.sync(() => {
         if (fd !== undefined) fs.closeSync(fd)
         fs.rmSync(outputPath, { force: true })
       }))
     )
     rt = { proc, settled, cancelRequested: false, fd, written: 0, capped: false, decoder }
+    writeOut(rt, outputSoFar)
     for (const chunk of early.splice(0)) onData(chunk)
     runtimes.set(id, rt)
     const shell: BackgroundShell = {
@@ -376,6 +412,7 @@ export const make: Effect.Effect<BackgroundShells.Service, never, ProcessHost | 
 
   return BackgroundShells.of({
     start,
+    adopt,
     get,
     list: Effect.map(Ref.get(shells), (map) => [...map.values()].sort((a, b) => a.startTime - b.startTime)),
     stop,

@@ -21,7 +21,8 @@ import { sandboxBlockedText, sandboxBlocks } from "../../process/index.js"
 import { type CommandAnalysis, isExitError } from "./analysis.js"
 import { SHELL_MAX_OUTPUT_CHARS, SHELL_PREVIEW_CHARS } from "../config.js"
 import type { Backend } from "../terminal/spawn.js"
-import { ProcessHost } from "../terminal/host.js"
+import { type Handoff, ProcessHost } from "../terminal/host.js"
+import { type BackgroundShell, BackgroundShells } from "../background/background.js"
 import {
   formatShellResult,
   longRunHint,
@@ -70,6 +71,30 @@ export interface ForegroundRequest {
   readonly unsandboxed?: boolean | undefined
 }
 
+/** The result of a foreground command moved to the background: what it printed, its task id, how to go on. */
+export const movedToBackgroundText = (
+  request: Pick<ForegroundRequest, "command" | "directoryParam">,
+  reason: Handoff["reason"],
+  elapsedMs: number,
+  output: string,
+  shell: BackgroundShell
+): string => {
+  const why = reason === "input"
+    ? "It is waiting for input: it printed nothing more and reads from its terminal."
+    : `It was still running after ${Math.round(elapsedMs / 1000)} s.`
+  const tail = output.length > SHELL_PREVIEW_CHARS ? `…${output.slice(-SHELL_PREVIEW_CHARS)}` : output
+  return [
+    `Command: ${request.command}`,
+    `Directory: ${request.directoryParam ?? "(root)"}`,
+    `${why} So it was moved to the background instead of waiting, as task ${shell.id}${shell.pid !== undefined ? ` (pid ${shell.pid})` : ""}.`,
+    `Output so far:\n${tail === "" ? "(none)" : tail}`,
+    `Its output continues in ${shell.outputPath}.`,
+    `To type a line into it, call send_message with task_id "${shell.id}" and the text (a newline is added); to end it, call task_stop with ` +
+    `task_id "${shell.id}". Both are deferred tools: fetch them with tool_search "select:send_message,task_stop" first if you have not. ` +
+    `You are told when it finishes.`
+  ].join("\n")
+}
+
 const selfTruncate = (text: string) =>
   truncateAndPersist(SHELL_TOOL_NAME, text, { chars: SHELL_MAX_OUTPUT_CHARS, lines: Infinity, keep: "both", previewChars: SHELL_PREVIEW_CHARS })
 
@@ -89,10 +114,21 @@ export const runForeground = Effect.fnUntraced(function*(request: ForegroundRequ
     spillBudget: store.scratch,
     onOutput: request.onOutput,
     onLiveText: request.onLiveText,
-    unsandboxed: request.unsandboxed
+    unsandboxed: request.unsandboxed,
+    autoBackground: { idleMs: host.settings.autoBackgroundIdleMs, wallMs: host.settings.autoBackgroundWallMs }
   })
   const view = viewOf(result.output)
   const plain = view.kind === "spilled" ? `${view.head}\n…\n${view.tail}` : view.text
+
+  // still running, but waiting for input or past the wall time: it goes on as a background shell
+  if (result.handoff !== undefined) {
+    const background = yield* BackgroundShells
+    const shell = yield* background.adopt({ command: request.command, cwd: request.cwd, handoff: result.handoff, outputSoFar: plain })
+    return textResult(movedToBackgroundText(request, result.handoff.reason, result.elapsedMs, plain, shell), {
+      display: `Moved to the background as ${shell.id} (${result.handoff.reason === "input" ? "waiting for input" : "still running"}).`,
+      data: { kind: "background" as const, autoBackground: result.handoff.reason, ...shell }
+    })
+  }
 
   let display: Display = result.ansi !== undefined && result.ansi !== "" ? { _tag: "AnsiOutput", ansi: result.ansi } : plain
   if (plain.trim() === "") {

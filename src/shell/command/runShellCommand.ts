@@ -97,6 +97,7 @@ export const makeRunShellCommand = Effect.gen(function*() {
   const mutation = yield* makeMutationContext
   const services = Effect.provideService(ProcessHost, host)
   const withStore = Effect.provideService(OutputStore, store)
+  const withBackground = Effect.provideService(BackgroundShells, background)
 
   const resolveDirectory = Effect.fnUntraced(function*(directory: string | undefined) {
     if (directory === undefined) return workspace.primaryRoot
@@ -186,7 +187,7 @@ export const makeRunShellCommand = Effect.gen(function*() {
               // New output lines go to the live tap as progress (MCP progress, effect/ai callers).
               ...(emit ? { onLiveText: (lines: string) => emit(progress(lines)) } : {}),
               unsandboxed
-            }).pipe(services, withStore)
+            }).pipe(services, withStore, withBackground)
           }
         }
         return spec

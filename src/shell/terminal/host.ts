@@ -48,6 +48,7 @@ import type { LiveOutput, SandboxUnavailable } from "../../tool/index.js"
 import { type CaptureLimits, type CapturedOutput, OutputCapture, type SpillBudget } from "./capture.js"
 import { settingsInEffect, ShellConfig, type ShellSettings } from "../config.js"
 import { Screen } from "./screen.js"
+import { runWaitsOnTerminal } from "./ttyWait.js"
 import { type Backend, type ExitInfo, loadNodePty, spawnPiped, spawnPty, type Spawned } from "./spawn.js"
 
 /** The backend foreground commands use, and why it is not the PTY when it is not. @category models */
@@ -76,10 +77,32 @@ export interface RunRequest {
   readonly onLiveText?: ((text: string) => Effect.Effect<void>) | undefined
   /** Run this one command outside the sandbox (a person approved it). */
   readonly unsandboxed?: boolean | undefined
+  /**
+   * Hand the running command off instead of waiting (see {@link Handoff}): after `idleMs` without
+   * output while it waits on its terminal (PTY only; see ./ttyWait.ts), or after `wallMs` in all.
+   * 0 turns either off.
+   */
+  readonly autoBackground?: { readonly idleMs: number; readonly wallMs: number } | undefined
 }
 
 /** The shortest time between two `onLiveText` calls of one command. @category constants */
 export const LIVE_TEXT_INTERVAL_MS = 50
+/**
+ * A foreground command still running, handed to the caller (who moves it to the background
+ * shells): it is no longer killed when the run ends. Output from now on goes to the sink given to
+ * `attach` (what came in between is replayed first).
+ *
+ * @category models
+ */
+export interface Handoff {
+  /** `input`: it waits on its terminal; `wall`: it passed the wall time. */
+  readonly reason: "input" | "wall"
+  readonly proc: StartedProcess
+  readonly attach: (sink: (chunk: Buffer) => void) => void
+}
+
+/** How often a foreground command is checked for a hand-off. @category constants */
+export const AUTO_BACKGROUND_POLL_MS = 250
 
 /** How a foreground command ended. @category models */
 export interface RunResult extends ExitInfo {
@@ -96,6 +119,8 @@ export interface RunResult extends ExitInfo {
   readonly sandbox: SandboxMode
   /** What the sandbox let it write (to explain what it blocked). */
   readonly sandboxScope: SandboxScope
+  /** Set when the command was handed off still running (its exit fields are then null). */
+  readonly handoff?: Handoff | undefined
 }
 
 /** A background process as the registry holds it. @category models */
@@ -263,7 +288,18 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     if (request.onLiveText) capture.trackLive()
     let screen: Screen | undefined
     let dirty = false
+    // after a hand-off the output belongs to whoever took the command
+    let handedOff = false
+    let sink: ((chunk: Buffer) => void) | undefined
+    const early: Array<Buffer> = []
+    let lastOutputAt = Date.now()
     const onData = (chunk: Buffer) => {
+      lastOutputAt = Date.now()
+      if (handedOff) {
+        if (sink) sink(chunk)
+        else early.push(chunk)
+        return
+      }
       capture.push(chunk)
       if (screen && !capture.binary) screen.push(chunk)
       dirty = true
@@ -302,7 +338,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         }).pipe(Effect.tap((proc) => Effect.sync(() => launched.guard?.watch(proc.pid)))),
         (proc) =>
           Effect.gen(function*() {
-            if (!proc.hasExited()) yield* kill(proc.pid, tag)
+            if (!handedOff && !proc.hasExited()) yield* kill(proc.pid, tag)
             finish()
             screen?.dispose()
           })
@@ -333,9 +369,57 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         ? yield* emitText.pipe(Effect.delay(Duration.millis(LIVE_TEXT_INTERVAL_MS)), Effect.forever, Effect.forkScoped)
         : undefined
 
-      const waited = request.timeoutMs > 0
-        ? yield* Effect.timeoutOption(proc.exited, Duration.millis(request.timeoutMs))
-        : Option.some(yield* proc.exited)
+      // the command ends, or (when asked for) it waits on its terminal in silence, or passes the wall time
+      const auto = request.autoBackground
+      const watch: Effect.Effect<Handoff["reason"]> = auto === undefined || (auto.idleMs <= 0 && auto.wallMs <= 0)
+        ? Effect.never
+        : Effect.gen(function*() {
+          while (true) {
+            yield* Effect.sleep(Duration.millis(AUTO_BACKGROUND_POLL_MS))
+            const now = Date.now()
+            if (auto.wallMs > 0 && now - started >= auto.wallMs) return "wall" as const
+            if (auto.idleMs > 0 && proc.backend === "pty" && now - lastOutputAt >= auto.idleMs && runWaitsOnTerminal(tag)) {
+              return "input" as const
+            }
+          }
+        })
+      const ended = Effect.raceFirst(
+        Effect.map(proc.exited, (exit) => ({ _tag: "Exit", exit }) as const),
+        Effect.map(watch, (reason) => ({ _tag: "Handoff", reason }) as const)
+      )
+      const outcome = request.timeoutMs > 0
+        ? yield* Effect.timeoutOption(ended, Duration.millis(request.timeoutMs))
+        : Option.some(yield* ended)
+      if (Option.isSome(outcome) && outcome.value._tag === "Handoff") {
+        handedOff = true
+        if (live) yield* Fiber.interrupt(live)
+        yield* emit
+        const output = finish()
+        const ansi = screen && output.kind === "text" ? yield* screen.render : undefined
+        const handoff: Handoff = {
+          reason: outcome.value.reason,
+          proc: { ...proc, tag },
+          attach: (next) => {
+            sink = next
+            for (const chunk of early.splice(0)) next(chunk)
+          }
+        }
+        return {
+          exitCode: null,
+          signal: null,
+          backend: proc.backend,
+          ...(proc.backend === "child_process" && fallbackReason ? { fallbackReason } : {}),
+          pid: proc.pid,
+          timedOut: false,
+          output,
+          ...(ansi !== undefined ? { ansi } : {}),
+          elapsedMs: Date.now() - started,
+          sandbox: launched.mode,
+          sandboxScope: launched.scope,
+          handoff
+        } satisfies RunResult
+      }
+      const waited = Option.map(outcome, (o) => (o as Extract<typeof o, { _tag: "Exit" }>).exit)
       let exit: ExitInfo
       let timedOut = false
       if (Option.isSome(waited)) exit = waited.value
