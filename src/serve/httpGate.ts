@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { ErrorCode, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js"
+import { ErrorCode, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js"
 
 type Held = { readonly message: JSONRPCMessage; readonly extra: MessageExtraInfo | undefined }
 
@@ -28,8 +28,17 @@ export class GatedTransport implements Transport {
     held: []
   }
 
+  #onFirstHeld: ((id: RequestId) => void) | undefined
+  /**
+   * The id of the first request held. A server request sent in relation to it travels on that
+   * request's open response stream, which the client is sure to be reading (a message sent on no
+   * stream before the client opens its GET stream would be lost).
+   */
+  readonly firstHeld: Promise<RequestId>
+
   constructor(inner: Transport) {
     this.#inner = inner
+    this.firstHeld = new Promise((resolve) => (this.#onFirstHeld = resolve))
   }
 
   get sessionId(): string | undefined {
@@ -50,7 +59,10 @@ export class GatedTransport implements Transport {
   #receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
     const id = heldRequestId(message)
     if (id === undefined || this.#state._tag === "open") return this.onmessage?.(message, extra)
-    if (this.#state._tag === "holding") return void this.#state.held.push({ message, extra })
+    if (this.#state._tag === "holding") {
+      this.#state.held.push({ message, extra })
+      return this.#onFirstHeld?.(id)
+    }
     this.#refuse(id, this.#state.message)
   }
 

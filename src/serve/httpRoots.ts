@@ -9,6 +9,7 @@
 import { realpath } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import type { RequestId } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { isPathInside } from "../session/index.js"
@@ -43,16 +44,23 @@ const realRoot = (uri: string): Effect.Effect<string | undefined> =>
     : Effect.succeed(undefined)
 
 /**
- * Asks an initialized client for its roots (when it declared the capability) and narrows the
+ * Asks an initialized client for its roots (when it declared the capability; once it has sent a
+ * request, on whose response stream the question goes) and narrows the
  * server's roots by them. A client without roots (or with an empty list), or one that does not
  * answer, gets the server's.
  *
  * @category constructors
  */
-export const sessionRoots = Effect.fnUntraced(function*(server: Server, serverRoots: ReadonlyArray<string>) {
+export const sessionRoots = Effect.fnUntraced(function*(
+  server: Server,
+  serverRoots: ReadonlyArray<string>,
+  /** The client request whose response stream carries `roots/list` (HTTP: a stream the client reads). */
+  relatedRequest: Effect.Effect<RequestId>
+) {
   const real = (yield* Effect.forEach(serverRoots, (root) => Effect.promise(() => realpath(root).catch(() => root))))
   if (server.getClientCapabilities()?.roots === undefined) return real
-  const listed = yield* Effect.tryPromise(() => server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).pipe(
+  const relatedRequestId = yield* relatedRequest
+  const listed = yield* Effect.tryPromise(() => server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS, relatedRequestId })).pipe(
     Effect.tapError((error) => Effect.logWarning(`toolwright serve: the client's roots/list failed (${String(error)}); using the server's roots`)),
     Effect.option
   )

@@ -83,7 +83,7 @@ export const makeSessionTable = (options: SessionTableOptions) => {
     // while it was being built, else closed with the session.
     const backend = Effect.gen(function*() {
       yield* Deferred.await(initialized)
-      const roots = yield* sessionRoots(mcp, options.session.roots)
+      const roots = yield* sessionRoots(mcp, options.session.roots, Effect.promise(() => gate.firstHeld))
       const own = yield* Scope.make()
       const context = yield* buildSession({ ...options.session, roots }, () => mcp).pipe(
         Effect.provideService(Scope.Scope, own),

@@ -200,11 +200,14 @@ describe("toolwright serve --http (the built CLI)", () => {
       const transport = new StreamableHTTPClientTransport(new URL(door.url))
       yield* Effect.promise(() => client.connect(transport))
       const id = transport.sessionId!
+      // roots are asked on the response stream of the client's first request, which waits for the session
+      const pending = client.listTools().then(() => "answered", (error: Error) => error.message)
       assert.isTrue(yield* eventually(() => rootsAsked), "the server asked for roots")
       yield* Effect.promise(() => transport.terminateSession())
       assert.isTrue(yield* eventually(() => door.stderr().includes(`session ${id} closed (closed by the client)`)), door.stderr())
       answer({ roots: [{ uri: `file://${root}` }] })
       yield* Effect.promise(() => client.close())
+      assert.notStrictEqual(yield* Effect.promise(() => pending), "answered", "the held request was never served")
 
       const fresh = (yield* connectHttp(door.url)).client
       const listed = yield* Effect.promise(() => fresh.listTools())
