@@ -46,7 +46,7 @@ describe("grep_search: declaration", () => {
           required: Array<string>
           additionalProperties: boolean
         }
-        assert.deepStrictEqual(Object.keys(schema.properties), ["pattern", "glob", "path", "limit"])
+        assert.deepStrictEqual(Object.keys(schema.properties), ["pattern", "glob", "path", "limit", "case_sensitive"])
         assert.strictEqual(schema.properties.limit!.minimum, 1)
         assert.deepStrictEqual(schema.required, ["pattern"])
         assert.isFalse(schema.additionalProperties)

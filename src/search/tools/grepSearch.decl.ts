@@ -19,14 +19,14 @@ export const GrepSearchParams = Schema.Struct({
   path: Schema.optionalKey(PathParam(
     "The file or directory to search: absolute, or relative to the first workspace root. Default: every workspace root."
   )),
-  case_sensitive: Schema.optionalKey(Schema.Boolean.annotate({
-    description: "Match letters only in the case written (default false: \"error\" also finds \"Error\" and \"ERROR\")."
-  })),
   limit: Schema.optionalKey(
     Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "limit must be a positive integer" })).annotate({
       description: "Most matching lines to show (1 or more). Default: up to 1000, within the output cap."
     })
-  )
+  ),
+  case_sensitive: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "Match letters only in the case written (default false: \"error\" also finds \"Error\" and \"ERROR\")."
+  }))
 })
 
 /** The declaration of `grep_search`. @category declarations */
