@@ -22,7 +22,7 @@ describe("toolwright serve (stdio, the built CLI)", () => {
       assert.includeMembers(beforeNames, ["size_of", "tool_search"])
       assert.notInclude(beforeNames, "echo_deferred")
       assert.deepStrictEqual(beforeNames, [...beforeNames].sort((a, b) => a.localeCompare(b)))
-      assert.strictEqual(before.tools.find((t) => t.name === "tool_search")!.annotations?.readOnlyHint, false)
+      assert.strictEqual(before.tools.find((t) => t.name === "tool_search")!.annotations?.readOnlyHint, true)
 
       const changed = yield* Deferred.make<void>()
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
