@@ -276,7 +276,8 @@ const withLocations = <A, E>(
 
 /**
  * A tool's path params resolved by the framework (see {@link ToolSpec.resolvesOwnPaths}): each
- * string value replaced by the real path `locate` gives it, and those paths as the locations.
+ * string value replaced by the real path `locate` gives it, and those paths as the locations, with
+ * the real paths of their shell-unescaped spellings where these differ.
  */
 const resolvePathParams = <P>(
   params: P,
@@ -285,11 +286,14 @@ const resolvePathParams = <P>(
 ): Effect.Effect<{ readonly params: P; readonly locations: ReadonlyArray<string> }, BuildError> => {
   const given = params as Record<string, unknown>
   const fields = pathFields.filter((key) => typeof given[key] === "string" && given[key] !== "")
-  return Effect.map(
+  // the shell-unescaped spelling is a location too (a rule on `a b.txt` also covers `a\ b.txt`): fail closed
+  const unescaped = fields.map((key) => unescapePath(given[key] as string)).filter((u, i) => u !== given[fields[i]!])
+  return Effect.zipWith(
     Effect.forEach(fields, (key) => locate(given[key] as string)),
-    (real) => ({
+    Effect.forEach(unescaped, locate),
+    (real, alsoReal) => ({
       params: { ...given, ...Object.fromEntries(fields.map((key, i) => [key, real[i]])) } as P,
-      locations: [...new Set(real)]
+      locations: [...new Set([...real, ...alsoReal])]
     })
   )
 }

@@ -19,6 +19,9 @@ import { DEFAULT_MAX_STEPS } from "../../src/serve/effectAi.js"
 import { DEFAULT_PAGE_LINES } from "../../src/serve/outputResources.js"
 import { MAX_ARGUMENT_DEPTH } from "../../src/serve/argumentDepth.js"
 import { MAX_SERVE_MESSAGE_BYTES } from "../../src/serve/stdioTransport.js"
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from "../../src/serve/httpAccess.js"
+import { ROOTS_TIMEOUT_MS } from "../../src/serve/httpRoots.js"
+import { PARENT_POLL_MS } from "../../src/serve/parentWatch.js"
 import { TOOL_ERROR_CODES } from "../../src/tool/errors.js"
 import * as OutputConstants from "../../src/output/constants.js"
 import { MIN_PREVIEW_CHARS } from "../../src/output/pipeline.js"
@@ -133,7 +136,11 @@ describe("docs/limits.md", () => {
     WEB_FETCH_MAX_BYTES: Web.WEB_FETCH_MAX_BYTES,
     WEB_FETCH_TIMEOUT_MS: Web.WEB_FETCH_TIMEOUT_MS,
     ERROR_BODY_PREVIEW_CHARS: Web.ERROR_BODY_PREVIEW_CHARS,
-    SNIFF_BYTES: Web.SNIFF_BYTES
+    SNIFF_BYTES: Web.SNIFF_BYTES,
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_IDLE_TIMEOUT_MS,
+    ROOTS_TIMEOUT_MS,
+    PARENT_POLL_MS
   }
 
   it("states every limit at its constant's value, and names only constants it checks", () => {

@@ -111,7 +111,10 @@ describe("the workspace transport pool", () => {
         )
         assert.strictEqual(all.get("third")!.state, "refused")
         const read = yield* Effect.flatMap(Scheduler, (s) => s.runOne({ callId: "r", name: "read_mcp_resource", args: { server_name: "third", uri: "x://y" } }))
-        assert.strictEqual(read._tag === "Failure" ? read.message : "", all.get("third")!.message)
+        // the refusal, then (the budget is full) the warning owed to the model as a reminder
+        const message = read._tag === "Failure" ? read.message : ""
+        assert.isTrue(message.startsWith(all.get("third")!.message ?? "?"), message)
+        assert.include(message, "<system-reminder>\n1 of 1 MCP server slots of this workspace are in use")
       }))
       // An idle connection holds its slot until it closes; then another server gets it.
       yield* eventually(Effect.map(pool.snapshot, (snap) => (snap.reserved.length === 0 ? true : undefined)), "the slot to free")
