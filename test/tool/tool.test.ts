@@ -192,8 +192,10 @@ describe("Tool.build with a context: locations resolved once, fail closed", () =
       assert.strictEqual(plain.params.file_path, "/real/a.txt")
       assert.strictEqual(plain.description, "touch /real/a.txt")
       const escaped = yield* touchTool.build({ file_path: "my\\ file.txt" }, context)
-      assert.deepStrictEqual(escaped.locations, ["/real/my\\ file.txt"])
-      assert.deepStrictEqual(resolved, ["a.txt", "my\\ file.txt"])
+      // the tool gets the value as given; the policy also sees its shell-unescaped spelling (fail closed)
+      assert.strictEqual(escaped.params.file_path, "/real/my\\ file.txt")
+      assert.deepStrictEqual(escaped.locations, ["/real/my\\ file.txt", "/real/my file.txt"])
+      assert.deepStrictEqual(resolved, ["a.txt", "my\\ file.txt", "my file.txt"])
       // a direct build (no session) resolves nothing
       assert.strictEqual((yield* touchTool.build({ file_path: "a.txt" })).params.file_path, "a.txt")
     }))
