@@ -64,3 +64,29 @@ export const peakRssOf = (args, options = {}) =>
 export const tempDir = (prefix = "twbench-") => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
 
 export const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n))
+
+/** The search scenarios' tree: `files` small files in 100 × 100 folders, one in ten holding `needle`. */
+export const generateSearchTree = (root, files) => {
+  for (let i = 0; i < files; i++) {
+    const dir = path.join(root, `d${i % 100}`, `e${Math.floor(i / 100) % 100}`)
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(path.join(dir, `f${i}.txt`), i % 10 === 0 ? `alpha\nneedle ${i}\nomega\n` : `alpha\nbeta ${i}\nomega\n`)
+  }
+}
+
+/** A yolo session over `root` from the built library: `call(name, args)` (throws on a failure) and `dispose()`. */
+export const benchSession = async (root) => {
+  const tw = await import(path.join(distDir, "index.js"))
+  const { Effect, Layer, ManagedRuntime } = await import("effect")
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "twbench-state-"))
+  const layer = tw.SessionLayer.layer({ roots: [root], stateDir, mode: "yolo" }).pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" })))
+  const rt = ManagedRuntime.make(layer)
+  const scheduler = await rt.runPromise(Effect.gen(function*() { return yield* tw.Scheduler }))
+  let n = 0
+  const call = async (name, args) => {
+    const result = await rt.runPromise(scheduler.runOne({ callId: String(n++), name, args }))
+    if (result._tag !== "Success") throw new Error(`${name} failed: ${JSON.stringify(result)}`)
+    return result
+  }
+  return { call, dispose: () => rt.dispose() }
+}

@@ -10,36 +10,12 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { distDir, median, peakRssOf } from "../lib.mjs"
+import { benchSession, distDir, generateSearchTree, median, peakRssOf } from "../lib.mjs"
 
 export const name = "grep_search capped and full scans on 100,000 files"
 
 const FILES = 100_000
 const CAP = 100
-
-const generateTree = (root, files) => {
-  for (let i = 0; i < files; i++) {
-    const dir = path.join(root, `d${i % 100}`, `e${Math.floor(i / 100) % 100}`)
-    fs.mkdirSync(dir, { recursive: true })
-    fs.writeFileSync(path.join(dir, `f${i}.txt`), i % 10 === 0 ? `alpha\nneedle ${i}\nomega\n` : `alpha\nbeta ${i}\nomega\n`)
-  }
-}
-
-const session = async (root) => {
-  const tw = await import(path.join(distDir, "index.js"))
-  const { Effect, Layer, ManagedRuntime } = await import("effect")
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "twbench-state-"))
-  const layer = tw.SessionLayer.layer({ roots: [root], stateDir, mode: "yolo" }).pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" })))
-  const rt = ManagedRuntime.make(layer)
-  const scheduler = await rt.runPromise(Effect.gen(function*() { return yield* tw.Scheduler }))
-  let n = 0
-  const call = async (toolName, args) => {
-    const result = await rt.runPromise(scheduler.runOne({ callId: String(n++), name: toolName, args }))
-    if (result._tag !== "Success") throw new Error(`${toolName} failed: ${JSON.stringify(result)}`)
-    return result
-  }
-  return { call, dispose: () => rt.dispose() }
-}
 
 /** Each fn's times, run in turn `runs` times after a warm-up round. */
 const interleaved = async (fns, runs) => {
@@ -78,7 +54,7 @@ const spread = (xs) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixe
 // child mode: one capped search in a fresh process, for its peak RSS
 if (process.argv[2] === "child") {
   const [, , , root, pattern] = process.argv
-  const s = await session(root)
+  const s = await benchSession(root)
   const r = await s.call("grep_search", { pattern, limit: CAP })
   await s.dispose()
   process.stdout.write(JSON.stringify({ total: r.data?.totalMatches }) + "\n")
@@ -89,8 +65,8 @@ export const run = async ({ runs, smoke }) => {
   const base = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir()
   const root = fs.mkdtempSync(path.join(base, "twbench-grep-"))
   const files = smoke ? 2_000 : FILES
-  generateTree(root, files)
-  const s = await session(root)
+  generateSearchTree(root, files)
+  const s = await benchSession(root)
   const rows = []
   const size = `${files.toLocaleString("en")} files`
   const reps = smoke ? 1 : runs * 2

@@ -8,33 +8,9 @@ import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { median, repoRoot, distDir, timeMedian } from "../lib.mjs"
+import { benchSession, distDir, generateSearchTree, median, repoRoot, timeMedian } from "../lib.mjs"
 
 export const name = "search: grep_search and glob"
-
-const generateTree = (root, files) => {
-  for (let i = 0; i < files; i++) {
-    const dir = path.join(root, `d${i % 100}`, `e${Math.floor(i / 100) % 100}`)
-    fs.mkdirSync(dir, { recursive: true })
-    fs.writeFileSync(path.join(dir, `f${i}.txt`), i % 10 === 0 ? `alpha\nneedle ${i}\nomega\n` : `alpha\nbeta ${i}\nomega\n`)
-  }
-}
-
-const session = async (root) => {
-  const tw = await import(path.join(distDir, "index.js"))
-  const { Effect, Layer, ManagedRuntime } = await import("effect")
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "twbench-state-"))
-  const layer = tw.SessionLayer.layer({ roots: [root], stateDir, mode: "yolo" }).pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" })))
-  const rt = ManagedRuntime.make(layer)
-  const scheduler = await rt.runPromise(Effect.gen(function*() { return yield* tw.Scheduler }))
-  let n = 0
-  const call = async (name, args) => {
-    const result = await rt.runPromise(scheduler.runOne({ callId: String(n++), name, args }))
-    if (result._tag !== "Success") throw new Error(`${name} failed: ${JSON.stringify(result)}`)
-    return result
-  }
-  return { call, dispose: () => rt.dispose() }
-}
 
 /** Medians of `fns`, run in turn `runs` times after `warmup` rounds. */
 const interleavedMedians = async (fns, { runs, warmup = 1 }) => {
@@ -74,14 +50,14 @@ export const run = async ({ runs, smoke }) => {
   const trees = []
   for (const files of smoke ? [10, 2_000] : [10, 10_000, 100_000]) {
     const root = fs.mkdtempSync(path.join(base, "twbench-tree-"))
-    generateTree(root, files)
+    generateSearchTree(root, files)
     trees.push({ label: `${files.toLocaleString("en")} files`, root, cleanup: true, tiny: files === 10 })
   }
   if (!smoke) trees.push({ label: "node_modules", root: path.join(repoRoot, "node_modules"), cleanup: false, tiny: false })
   const fg = (await import("fast-glob")).default
   const rows = []
   for (const tree of trees) {
-    const s = await session(tree.root)
+    const s = await benchSession(tree.root)
     const nm = tree.label === "node_modules"
     const pattern = nm ? "createServer" : "needle \\d+"
     // the tiny tree measures the fixed cost of a call: many short runs

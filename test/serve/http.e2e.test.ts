@@ -176,12 +176,13 @@ describe("toolwright serve --http (the built CLI)", () => {
         call(yes, "size_of", { file_path: "abcd" }),
         call(no, "size_of", { file_path: "xy" })
       ], { concurrency: 2 })
-      assert.deepStrictEqual(allowed.content, [{ type: "text", text: "length 4" }])
+      // a path param reaches the tool resolved against the workspace
+      assert.deepStrictEqual(allowed.content, [{ type: "text", text: `length ${path.join(root, "abcd").length}` }])
       assert.isTrue(declined.isError)
       assert.strictEqual(declined._meta?.["toolwright/cancelled"], true)
       assert.strictEqual(asked.length, 2)
-      assert.isTrue(asked.some((line) => line.startsWith("proceed_once:") && line.includes("size of abcd")), asked.join("\n"))
-      assert.isTrue(asked.some((line) => line.startsWith("decline:") && line.includes("size of xy")), asked.join("\n"))
+      assert.isTrue(asked.some((line) => line.startsWith("proceed_once:") && line.includes(`size of ${path.join(root, "abcd")}`)), asked.join("\n"))
+      assert.isTrue(asked.some((line) => line.startsWith("decline:") && line.includes(`size of ${path.join(root, "xy")}`)), asked.join("\n"))
     }), 60_000)
 
   it.live("a session ended while its toolwright session is still starting leaves the door serving", () =>

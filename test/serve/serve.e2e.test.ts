@@ -68,6 +68,7 @@ describe("toolwright serve (stdio, the built CLI)", () => {
 
       // yolo (the default) allows an `ask` tool inside the workspace
       const ok = yield* Effect.promise(() => client.callTool({ name: "size_of", arguments: { file_path: "abc" } }))
-      assert.deepStrictEqual(ok.content, [{ type: "text", text: "length 3" }])
+      // a path param reaches the tool resolved against the workspace
+      assert.deepStrictEqual(ok.content, [{ type: "text", text: `length ${path.join(root, "abc").length}` }])
     }), 60_000)
 })
