@@ -59,11 +59,16 @@ export const run = async ({ smoke }) => {
     const rounds = smoke ? 1 : n >= 1000 ? 1 : n >= 100 ? 2 : 5
     const latencies = []
     let failures = 0
+    const codes = new Map()
     const call = async ({ rt, scheduler }, id, name, args) => {
       const t0 = performance.now()
       const r = await rt.runPromise(scheduler.runOne({ callId: id, name, args }))
       latencies.push(performance.now() - t0)
-      if (r._tag !== "Success") failures++
+      if (r._tag !== "Success") {
+        failures++
+        const code = `${name}:${r.code ?? r._tag}`
+        codes.set(code, (codes.get(code) ?? 0) + 1)
+      }
     }
     const loop = monitorEventLoopDelay({ resolution: 10 })
     loop.enable()
@@ -92,7 +97,8 @@ export const run = async ({ smoke }) => {
     for (const { rt } of runtimes) await rt.dispose()
     fs.rmSync(root, { recursive: true, force: true })
     fs.rmSync(state, { recursive: true, force: true })
-    const note = `${rounds} round(s) × 5 calls per session, ${failures} failed; CPU ${cpuMsPerCall.toFixed(2)} ms/call (this process); ` +
+    const failed = failures === 0 ? "0 failed" : `${failures} failed (${[...codes].map(([c, k]) => `${c} ×${k}`).join(", ")})`
+    const note = `${rounds} round(s) × 5 calls per session, ${failed}; CPU ${cpuMsPerCall.toFixed(2)} ms/call (this process); ` +
       `p50 ${median(latencies).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; event-loop delay p99 ` +
       `${(loop.percentile(99) / 1e6).toFixed(1)} ms; heap ${((heapIdle / n) / 1024).toFixed(0)} KiB per idle session (heap growth / N, before any call)`
     rows.push({
