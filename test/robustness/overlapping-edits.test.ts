@@ -42,6 +42,8 @@ interface Tally {
   refused: number
   lost: number
   untyped: number
+  /** The error types of refused calls, so a failing run says why. */
+  codes?: Record<string, number>
 }
 
 /** Judges one trial: each call's change is present iff it reported success, and failures are typed. */
@@ -54,6 +56,7 @@ const judge = (tally: Tally, file: string, trial: number, outcomes: ReadonlyArra
     if (!outcome.ok && (outcome.errorType === undefined || outcome.errorType === "unhandled_exception")) tally.untyped += 1
     if (!outcome.ok && present) tally.lost += 1 // reported failed yet written: just as wrong
     if (outcome.ok && present) landed += 1
+    if (!outcome.ok) tally.codes = { ...tally.codes, [outcome.errorType ?? "none"]: (tally.codes?.[outcome.errorType ?? "none"] ?? 0) + 1 }
   }
   if (landed === outcomes.length) tally.both += 1
   else tally.refused += 1
