@@ -90,3 +90,36 @@ export const benchSession = async (root) => {
   }
   return { call, dispose: () => rt.dispose() }
 }
+
+/** Each fn's times (ms), run in turn `runs` times after `warmup` rounds: a change in load hits every side alike. */
+export const interleaved = async (fns, { runs, warmup = 1 }) => {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) await fn()
+  const times = fns.map(() => [])
+  for (let i = 0; i < runs; i++) {
+    for (const [k, fn] of fns.entries()) {
+      const t0 = performance.now()
+      await fn()
+      times[k].push(performance.now() - t0)
+    }
+  }
+  return times
+}
+
+/** A full `rg` run (exit 1, no match, is fine). */
+export const rgRun = (args) => () => {
+  const r = spawnSync("rg", args, { maxBuffer: 1024 * 1024 * 1024 })
+  if (r.status !== 0 && r.status !== 1) throw new Error(`rg exited ${r.status}: ${r.stderr}`)
+}
+
+/** `rg` stopped (with `signal`) once it has printed `count` lines; resolves to the lines seen. */
+export const rgFirst = (args, count, signal = "SIGTERM") => () =>
+  new Promise((resolve, reject) => {
+    const child = spawn("rg", args, { stdio: ["ignore", "pipe", "ignore"] })
+    let lines = 0
+    child.stdout.on("data", (chunk) => {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++
+      if (lines >= count) child.kill(signal)
+    })
+    child.on("error", reject)
+    child.on("close", () => resolve(lines))
+  })

@@ -5,49 +5,17 @@
 // pattern with one match, so nothing stops early; the limit is `rg --json -i --hidden` over the tree.
 // Pairs are interleaved (ours, rg, ours, rg…) so a change in machine load hits both sides alike.
 // Peak RSS: one capped search in a fresh process (VmHWM of that process, Node and the session included).
-import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { benchSession, distDir, generateSearchTree, median, peakRssOf } from "../lib.mjs"
+import { benchSession, distDir, generateSearchTree, interleaved, median, peakRssOf, rgFirst, rgRun } from "../lib.mjs"
 
 export const name = "grep_search capped and full scans on 100,000 files"
 
 const FILES = 100_000
 const CAP = 100
 
-/** Each fn's times, run in turn `runs` times after a warm-up round. */
-const interleaved = async (fns, runs) => {
-  for (const fn of fns) await fn()
-  const times = fns.map(() => [])
-  for (let i = 0; i < runs; i++) {
-    for (const [k, fn] of fns.entries()) {
-      const t0 = performance.now()
-      await fn()
-      times[k].push(performance.now() - t0)
-    }
-  }
-  return times
-}
-
-const rgFull = (args) => () => {
-  const r = spawnSync("rg", args, { maxBuffer: 1024 * 1024 * 1024 })
-  if (r.status !== 0 && r.status !== 1) throw new Error(`rg exited ${r.status}: ${r.stderr}`)
-}
-
-/** rg killed once it has printed `count` lines. */
-const rgFirst = (args, count) => () =>
-  new Promise((resolve, reject) => {
-    const child = spawn("rg", args, { stdio: ["ignore", "pipe", "ignore"] })
-    let lines = 0
-    child.stdout.on("data", (chunk) => {
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++
-      if (lines >= count) child.kill("SIGKILL")
-    })
-    child.on("error", reject)
-    child.on("close", () => resolve(lines))
-  })
 
 const spread = (xs) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`
 
@@ -74,8 +42,8 @@ export const run = async ({ runs, smoke }) => {
   for (const [label, pattern] of [["common word", "alpha"], ["frequent regex", "(beta|needle) \\d+"]]) {
     const [ours, limit] = await interleaved([
       () => s.call("grep_search", { pattern, limit: CAP }),
-      rgFirst(["-i", "--hidden", "-e", pattern, root], CAP)
-    ], reps)
+      rgFirst(["-i", "--hidden", "-e", pattern, root], CAP, "SIGKILL")
+    ], { runs: reps })
     const { peakKb } = await peakRssOf([self, "child", root, pattern])
     const m = median(ours)
     const l = median(limit)
@@ -88,8 +56,8 @@ export const run = async ({ runs, smoke }) => {
   const rare = "needle 99990"
   const [ours, limit] = await interleaved([
     () => s.call("grep_search", { pattern: rare }),
-    rgFull(["--json", "-i", "--hidden", "-e", rare, root])
-  ], smoke ? 1 : runs)
+    rgRun(["--json", "-i", "--hidden", "-e", rare, root])
+  ], { runs: smoke ? 1 : runs })
   rows.push({
     scenario: "grep_search full scan (one match)", size, ours: median(ours), limit: median(limit), unit: "ms",
     limitName: "rg --json -i --hidden (same job)", ratio: median(ours) / median(limit),

@@ -4,45 +4,17 @@
 // searched, .gitignore honoured (grep_search and glob skip what .gitignore hides, so rg must do
 // the same walk). Each pair of measurements is interleaved (ours, rg, ours, rg…) so a change
 // in machine load hits both sides alike.
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { benchSession, distDir, generateSearchTree, median, repoRoot, timeMedian } from "../lib.mjs"
+import { benchSession, distDir, generateSearchTree, interleaved, median, repoRoot, rgFirst, rgRun, timeMedian } from "../lib.mjs"
+
+/** Medians of `fns`, interleaved. */
+const medians = async (fns, options) => (await interleaved(fns, options)).map(median)
 
 export const name = "search: grep_search and glob"
 
-/** Medians of `fns`, run in turn `runs` times after `warmup` rounds. */
-const interleavedMedians = async (fns, { runs, warmup = 1 }) => {
-  for (let i = 0; i < warmup; i++) for (const fn of fns) await fn()
-  const times = fns.map(() => [])
-  for (let i = 0; i < runs; i++) {
-    for (const [k, fn] of fns.entries()) {
-      const t0 = performance.now()
-      await fn()
-      times[k].push(performance.now() - t0)
-    }
-  }
-  return times.map(median)
-}
-
-const rg = (args) => () => {
-  const r = spawnSync("rg", args, { maxBuffer: 1024 * 1024 * 1024 })
-  if (r.status !== 0 && r.status !== 1) throw new Error(`rg exited ${r.status}: ${r.stderr}`)
-}
-
-/** rg that stops after `count` lines of output, as glob stops after its collection cap. */
-const rgFirst = (args, count) => () =>
-  new Promise((resolve, reject) => {
-    const child = spawn("rg", args, { stdio: ["ignore", "pipe", "ignore"] })
-    let lines = 0
-    child.stdout.on("data", (chunk) => {
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++
-      if (lines >= count) child.kill()
-    })
-    child.on("error", reject)
-    child.on("close", () => resolve(lines))
-  })
 
 export const run = async ({ runs, smoke }) => {
   const { MAX_GLOB_COLLECTED_ENTRIES: cap } = await import(path.join(distDir, "search", "constants.js"))
@@ -62,9 +34,9 @@ export const run = async ({ runs, smoke }) => {
     const pattern = nm ? "createServer" : "needle \\d+"
     // the tiny tree measures the fixed cost of a call: many short runs
     const reps = smoke ? 1 : tree.tiny ? runs * 10 : runs
-    const [ours, limit] = await interleavedMedians([
+    const [ours, limit] = await medians([
       () => s.call("grep_search", { pattern }),
-      rg(["--json", "-i", "--hidden", "-e", pattern, tree.root])
+      rgRun(["--json", "-i", "--hidden", "-e", pattern, tree.root])
     ], { runs: reps })
     rows.push({
       scenario: tree.tiny ? "grep_search (fixed cost)" : "grep_search",
@@ -75,9 +47,9 @@ export const run = async ({ runs, smoke }) => {
     const rgArgs = ["--files", "--hidden", "-g", nm ? "*.d.ts" : "*.txt", tree.root]
     // glob stops collecting at its cap (the reference's 1,000 entries); rg --files lists every match.
     // The early-stopping rg beside it is the same job where the tree has more matches than the cap.
-    const [oursGlob, rgFiles, rgCapped] = await interleavedMedians([
+    const [oursGlob, rgFiles, rgCapped] = await medians([
       () => s.call("glob", { pattern: globPattern }),
-      rg(rgArgs),
+      rgRun(rgArgs),
       rgFirst(rgArgs, cap)
     ], { runs: reps })
     const listed = spawnSync("rg", rgArgs, { maxBuffer: 1024 * 1024 * 1024 }).stdout.toString().split("\n").filter(Boolean)

@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import type { CallResult, LlmPart } from "../tool/index.js"
+import type { CallResult, LlmPart, ResourceLinkPart } from "../tool/index.js"
 
 /** The `_meta` key that carries a failed call's wire code. @category constants */
 export const ERROR_TYPE_META = "toolwright/errorType"
@@ -13,14 +13,7 @@ export type McpContent =
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "image"; readonly data: string; readonly mimeType: string }
   | { readonly type: "audio"; readonly data: string; readonly mimeType: string }
-  | {
-    readonly type: "resource_link"
-    readonly uri: string
-    readonly name: string
-    readonly title?: string | undefined
-    readonly description?: string | undefined
-    readonly mimeType?: string | undefined
-  }
+  | ResourceLinkPart
   | {
     readonly type: "resource"
     readonly resource: { readonly uri: string; readonly mimeType: string; readonly blob: string }
