@@ -50,7 +50,7 @@ const BASE_VERB: Record<PriorReadVerb, string> = { editing: "edit", overwriting:
  * Checks that `absPath` may be edited or overwritten, in the reference's order: missing file
  * (ok, or `file_changed_since_read` when `expectExisting`), a parent that is a file (`file_not_found`),
  * any other stat failure, directory, special
- * file, fresh text read (ok), drift, non-text payload, never read. Skipped when the cache is
+ * file, fresh text read (ok), drift, non-text payload, replaced by another file since the read, never read. Skipped when the cache is
  * disabled. Follows symlinks (the cache is keyed by the target's inode).
  * @category enforcement
  */
@@ -126,6 +126,14 @@ export const checkPriorRead: (
         `notebook_edit tool for cell-level edits after reading it. For other non-text files, use a different ` +
         `mechanism (e.g. shell tool with an appropriate writer) if you need to ${base} it.`,
       display: `non-text payload; cannot ${base} via this tool.`
+    })
+  }
+  if (yield* cache.seenAt(p)) {
+    // Read before, but the file there now is another one (a new inode: replaced by a rename).
+    return yield* new FileChangedSinceRead({
+      message: `File ${p} was replaced since you last read it (another program or process wrote a new file in its ` +
+        `place). Re-read it with the ${READ_FILE} tool before ${verb} it to ensure your changes are based on current content.`,
+      display: `file replaced since last read; re-run ${READ_FILE} first.`
     })
   }
   return yield* new EditRequiresPriorRead({

@@ -123,6 +123,8 @@ export interface FileReadCacheService {
    * the path of the read when the file system records no birth time.
    */
   readonly check: (stats: FileIdentity, absPath?: string) => Effect.Effect<FileReadCheck>
+  /** Whether some entry was recorded under `absPath` (a read or write of whatever file was there then). */
+  readonly seenAt: (absPath: string) => Effect.Effect<boolean>
   /** The entry for an inode key. */
   readonly get: (key: string) => Effect.Effect<Option.Option<FileReadEntry>>
   /** Clears only `readResidentInHistory` (read rights stay); whether an entry existed. */
@@ -278,6 +280,12 @@ export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Ef
       return checkEntry(state.get(inodeKey(stats)), stats, absPath)
     })
 
+    const seenAt = Effect.fn("FileReadCache.seenAt")(function*(absPath: string) {
+      const resolved = path.resolve(absPath)
+      for (const entry of state.values()) if (path.resolve(entry.realPath) === resolved) return true
+      return false
+    })
+
     const markReadEvictedFromHistory = Effect.fn("FileReadCache.markReadEvictedFromHistory")(
       function*(stats: FileIdentity) {
         const key = inodeKey(stats)
@@ -329,6 +337,7 @@ export const makeFileReadCache = (options: FileReadCacheOptions = {}): Effect.Ef
       recordRead,
       recordWrite,
       check,
+      seenAt,
       get,
       markReadEvictedFromHistory,
       invalidate,

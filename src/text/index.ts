@@ -74,7 +74,7 @@ export type { AtomicWriteOptions, AtomicWriteResult, CurrentFile, WriteTarget, W
 /** Resolving a path beneath the workspace roots without following links out of them. */
 export { BeneathError, descriptorRealPath, fdPathsSupported, openBeneath } from "./beneath.js"
 /** The per-file write locks (in the process, and a lock file across processes). */
-export { DEFAULT_LOCK_TIMEOUT_MS, WriteLocks } from "./writeLock.js"
+export { awaitWriters, DEFAULT_LOCK_TIMEOUT_MS, WriteLocks } from "./writeLock.js"
 /** Bounded per-session before-images of every file a mutation touches. */
 export {
   DEFAULT_HISTORY_MAX_BYTES,

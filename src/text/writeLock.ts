@@ -29,6 +29,8 @@ const EMPTY_LOCK_GRACE_MS = 5_000
 /** The in-process locks: one semaphore per key, dropped when nobody holds or waits for it. @category models */
 export interface WriteLocksService {
   readonly withLock: <A, E, R>(key: string, use: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Waits until no writer of this process holds or waits for `key`'s lock (at once when none does). */
+  readonly whenIdle: (key: string) => Effect.Effect<void>
 }
 
 const makeWriteLocks = (): WriteLocksService => {
@@ -49,7 +51,12 @@ const makeWriteLocks = (): WriteLocksService => {
             entry.users -= 1
             if (entry.users === 0) entries.delete(key)
           })
-      )
+      ),
+    whenIdle: (key) =>
+      Effect.suspend(() => {
+        const entry = entries.get(key)
+        return entry === undefined ? Effect.void : entry.semaphore.withPermits(1)(Effect.void)
+      })
   }
 }
 
@@ -171,3 +178,16 @@ export const acquireLockFile = Effect.fnUntraced(function*(
     delay = Math.min(delay * 2, 50)
   }
 })
+
+/**
+ * Waits for this process's writers of `file` (its real path, as the writers lock it) to finish:
+ * a check that saw a write half done (renamed, not yet recorded as this session's) can then look
+ * again. Never fails: a path that cannot be resolved has no writer to wait for.
+ * @category locks
+ */
+export const awaitWriters = (file: string): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const locks = yield* WriteLocks
+    const real = yield* Effect.promise(() => fs.promises.realpath(file).catch(() => file))
+    yield* locks.whenIdle(real)
+  })

@@ -33,6 +33,7 @@ import {
   type DecodedText,
   decodeText,
   makeFileHistory,
+  awaitWriters,
   readForChange,
   sessionHistoryDir,
   withWriteTarget,
@@ -142,7 +143,8 @@ export const loadSnapshot = <E>(
   guard: PriorGuard<E>
 ): Effect.Effect<FileSnapshot, E | DiskError | FileTooLarge | FileChangedSinceRead> =>
   Effect.gen(function*() {
-    yield* guard(undefined)
+    const check = settled(abs, guard)
+    yield* check(undefined)
     const max = ctx.settings.maxEditFileBytes
     // The same walk as the write: a link swapped in to lead out of the workspace is not read through.
     const found = yield* readForChange(abs, ctx.workspace.roots, max)
@@ -151,10 +153,19 @@ export const loadSnapshot = <E>(
     const { stats, bytes: read } = found.value
     if (Option.isNone(read)) return yield* tooLarge(abs, stats.size, max)
     const bytes = read.value
-    yield* guard(true)
+    yield* check(true)
     const decoded = decodeText(bytes, { legacyEncoding: ctx.settings.legacyEncoding })
     return { abs, exists: true, bytes, decoded, stats }
   })
+
+/**
+ * A prior-read check that does not trip over this process's own write in flight: between another
+ * call's rename and its read-cache record, the file is a new inode this session has no record of
+ * yet, so a failed check looks again once the file's writers are done (a failure costs that wait,
+ * a pass costs nothing).
+ */
+const settled = <E>(abs: string, guard: PriorGuard<E>): PriorGuard<E> => (expectExisting) =>
+  guard(expectExisting).pipe(Effect.catch(() => awaitWriters(abs).pipe(Effect.andThen(guard(expectExisting)))))
 
 /** Records the before-image; a failure is logged and reported, never fatal. */
 const backup = (ctx: MutationContext, snapshot: FileSnapshot, tool: string) =>
@@ -210,22 +221,24 @@ export const commitPlan = <P extends CommitPlan, E, E2 = never>(
   Effect.gen(function*() {
     const abs = plan.snapshot.abs
     const history = yield* backup(ctx, plan.snapshot, options.tool)
-    yield* options.guard(plan.snapshot.exists)
+    yield* settled(abs, options.guard)(plan.snapshot.exists)
     const target = { within: ctx.workspace.roots, createParents: !plan.snapshot.exists }
+    // The read-cache record is made under the lock too, so a writer that waited for it sees it.
+    const recorded = <X extends { readonly written: { readonly stats: Stats } }>(result: X) =>
+      Effect.as(ctx.cache.recordWrite(abs, result.written.stats, { cacheable: options.cacheable ?? true }), result)
     const done = yield* withWriteTarget(abs, target, (file) =>
       Effect.gen(function*() {
         const first = yield* Effect.result(file.write(plan.newBytes, { expectedBytes: plan.snapshot.bytes }))
-        if (first._tag === "Success") return { written: first.success, plan, history }
+        if (first._tag === "Success") return yield* recorded({ written: first.success, plan, history })
         const replan = options.replan
         if (!hasCode(first.failure, FileChangedSinceRead) || replan === undefined) return yield* first.failure
         const snapshot = yield* snapshotOf(ctx, abs, yield* file.current)
         const next = yield* replan(snapshot)
         const again = yield* backup(ctx, next.snapshot, options.tool)
         const written = yield* file.write(next.newBytes, { expectedBytes: next.snapshot.bytes })
-        return { written, plan: next, history: again }
+        return yield* recorded({ written, plan: next, history: again })
       }))
     const { written } = done
-    yield* ctx.cache.recordWrite(abs, written.stats, { cacheable: options.cacheable ?? true })
     return { path: written.path, bytes: written.bytes, method: written.method, stats: written.stats, ...done.history, plan: done.plan }
   })
 

@@ -71,6 +71,18 @@ describe("edit: reference §3.5 end-to-end vectors", () => {
       assert.strictEqual(fs.readFileSync(w.target, "utf8"), "one\ntwo\n")
     }))
 
+  it.effect("a file read, then replaced by a rename (a new inode) → file_changed_since_read, not 'never read'", () =>
+    Effect.gen(function*() {
+      const w = yield* readFileWith("replaced.txt", "one\n")
+      const next = path.join(path.dirname(w.target), ".replaced.tmp")
+      fs.writeFileSync(next, "one\nmore\n")
+      fs.renameSync(next, w.target)
+      const e = yield* Effect.flip(w.edit.call({ file_path: w.target, old_string: "one", new_string: "1" }))
+      assert.strictEqual(e.code, "file_changed_since_read")
+      assert.include(e.message, "was replaced since you last read it")
+      assert.strictEqual(fs.readFileSync(w.target, "utf8"), "one\nmore\n")
+    }))
+
   const normalizeVectors: ReadonlyArray<{ name: string; file: string; old: string; neu: string; after: string; rung: string }> = [
     { name: "leading spaces in new_string stay", file: "const one = 1;\nconst two = 2;\n", old: "const two = 2;", neu: "  const two = 42;", after: "const one = 1;\n  const two = 42;\n", rung: "exact" },
     { name: "curly quotes in old_string match ASCII in the file", file: "const greeting = 'Don't';\n", old: "const greeting = \u2018Don\u2019t\u2019;", neu: "const greeting = \"Hello\";", after: "const greeting = \"Hello\";\n", rung: "unicode_normalized" },

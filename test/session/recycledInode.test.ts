@@ -29,9 +29,10 @@ describe("read evidence on a recycled inode", () => {
       assert.instanceOf(error, EditRequiresPriorRead)
       assert.strictEqual(error.code, "edit_requires_prior_read")
       assert.strictEqual(fs.readFileSync(reused!, "utf8"), "alpha\nbeta\n")
-      // the replaced file itself was never read either
+      // the file now at the read path is another one: refused as replaced since the read
       const replaced = yield* Effect.flip(w.edit.call({ file_path: original, old_string: "gamma", new_string: "delta" }))
-      assert.strictEqual(replaced.code, "edit_requires_prior_read")
+      assert.strictEqual(replaced.code, "file_changed_since_read")
+      assert.include(replaced.message, "was replaced since you last read it")
       // and once read, the new file is editable as usual
       yield* w.read.call({ file_path: path.basename(reused!) })
       const done = yield* w.edit.call({ file_path: path.basename(reused!), old_string: "beta", new_string: "delta" })
