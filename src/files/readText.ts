@@ -57,25 +57,32 @@ export interface PageOptions {
 }
 
 /**
- * Accumulates lines of a window under the character budget. A line may arrive in pieces (a
- * streamed line can be longer than any read): only its first `max(room, MIN_CUT_CHARS)`
- * characters are kept, and the line is cut as soon as its text without trailing whitespace is
- * known to overflow — so a line of any length costs memory bounded by the page and time linear in
- * the part read.
+ * Accumulates lines of a window under the character budget, as the text it shows: pieces appended
+ * to `out` (lines joined by `\n`), which a streamed page takes as it goes ({@link Window.take}).
+ * A line may arrive in pieces (a streamed line can be longer than any read): only its first
+ * `max(room, MIN_CUT_CHARS)` characters are shown, written out as soon as they are known to be
+ * shown (trailing whitespace waits for the next non-whitespace character, up to that prefix), and
+ * the line is cut as soon as its text without trailing whitespace is known to overflow — so a line
+ * of any length costs memory bounded by the page and time linear in the part read.
  */
 class Window {
-  readonly lines: Array<string> = []
+  /** Lines pushed (shown, whole or cut). */
+  count = 0
   used = 0
   cut = false
-  /** The kept start of the line being added. */
-  private head = ""
+  /** Shown text not yet taken. */
+  out: Array<string> = []
+  /** Characters of the current line written out, and its whitespace run waiting to be. */
+  private shown = 0
+  private pending = ""
   /** Characters of the line being added so far, and their length without trailing whitespace. */
   private length = 0
   private trimmed = 0
-  constructor(readonly limit: number, readonly charLimit: number) {}
+  /** `numberFrom`: prefix each line with its 1-based number, `cat -n` style, starting there. */
+  constructor(readonly limit: number, readonly charLimit: number, readonly numberFrom?: number) {}
   /** Characters the next line may take (a `\n` separates it from the previous one). */
   private get room(): number {
-    return this.charLimit - this.used - (this.lines.length > 0 ? 1 : 0)
+    return this.charLimit - this.used - (this.count > 0 ? 1 : 0)
   }
   /** The kept prefix of a cut line: the room, at least MIN_CUT_CHARS. */
   private get keep(): number {
@@ -83,44 +90,68 @@ class Window {
   }
   /** Whether the window takes no more lines. */
   get full(): boolean {
-    return this.cut || this.lines.length >= this.limit
+    return this.cut || this.count >= this.limit
+  }
+  /** The shown text written since the last take. */
+  take(): string {
+    const text = this.out.join("")
+    this.out = []
+    return text
+  }
+  private startLine(): void {
+    if (this.count > 0) this.out.push("\n")
+    if (this.numberFrom !== undefined) this.out.push(`${String(this.numberFrom + this.count).padStart(6)}\t`)
   }
   /** Adds a piece (no `\n` in it) of the current line; false once that line is cut (the window is then full). */
   append(piece: string): boolean {
+    if (piece.length === 0) return true
     const keep = this.keep
-    if (this.head.length < keep) this.head += piece.length <= keep - this.head.length ? piece : piece.slice(0, keep - this.head.length)
-    for (let i = piece.length; i > 0; i--) {
-      if (!isJsWhitespace(piece.charCodeAt(i - 1))) {
-        this.trimmed = this.length + i
-        break
+    if (this.length === 0) this.startLine()
+    let last = piece.length
+    while (last > 0 && isJsWhitespace(piece.charCodeAt(last - 1))) last--
+    if (last > 0) {
+      this.trimmed = this.length + last
+      if (this.shown < keep) {
+        // The waiting whitespace is followed by text now: it is shown, and so is this piece up to `keep`.
+        if (this.pending !== "") this.out.push(this.pending)
+        if (keep > this.length) this.out.push(piece.slice(0, Math.min(last, keep - this.length)))
+        this.shown = Math.min(this.trimmed, keep)
+        this.pending = ""
       }
     }
+    if (this.shown < keep) {
+      const from = Math.max(last, this.shown - this.length)
+      const upTo = Math.min(piece.length, keep - this.length)
+      if (upTo > from) this.pending += piece.slice(from, upTo)
+    }
     this.length += piece.length
-    // Cut once the overflow is certain and the kept prefix can no longer change.
+    // Cut once the overflow is certain and the shown prefix can no longer change.
     if (this.trimmed > this.room && this.trimmed >= keep) return this.cutLine()
     return true
   }
   /** Ends the current line; false once the window is full. */
   endLine(): boolean {
+    if (this.length === 0) this.startLine()
     if (this.trimmed > this.room) return this.cutLine()
-    const line = this.head.slice(0, this.trimmed)
-    this.used += (this.lines.length > 0 ? 1 : 0) + line.length
-    this.lines.push(line)
+    this.used += (this.count > 0 ? 1 : 0) + this.trimmed
+    this.count++
     this.reset()
-    return this.lines.length < this.limit
+    return this.count < this.limit
   }
   /** Adds a whole line; false once the window is full or the budget is spent. */
   add(raw: string): boolean {
     return this.append(raw) && this.endLine()
   }
   private cutLine(): false {
-    this.lines.push(this.head.slice(0, Math.min(this.keep, this.trimmed)) + LINE_CUT_MARKER)
+    this.out.push(LINE_CUT_MARKER)
+    this.count++
     this.cut = true
     this.reset()
     return false
   }
   private reset(): void {
-    this.head = ""
+    this.shown = 0
+    this.pending = ""
     this.length = 0
     this.trimmed = 0
   }
@@ -128,9 +159,9 @@ class Window {
 
 const page = (w: Window, offset: number, total: number, encoding: string, totalKnown: boolean): TextPage => {
   const start = offset + 1
-  const end = offset + w.lines.length
+  const end = offset + w.count
   return {
-    content: w.lines.join("\n"),
+    content: w.take(),
     start,
     end,
     total,
@@ -198,20 +229,143 @@ const countBreaks = (text: string, from: number): number => {
   return count
 }
 
+/** What a {@link PageScan} needs next: the page is done, or the next read (`length` bytes at `position`). */
+export type ScanStep =
+  | { readonly _tag: "Done"; readonly page: TextPage }
+  | { readonly _tag: "Read"; readonly position: number; readonly length: number }
+
 /**
- * A page of a large file, streamed: decoded chunk by chunk (the file's first bytes, then reads
- * doubling from 128 KiB to 1 MiB) until the window is full, and no further — the rest of the file
- * is neither read nor counted, so the total is exact only when the window reached the end of the
- * file (`totalKnown`); otherwise it is the lines seen so far, a lower bound.
+ * A page of a large file, scanned read by read: the file's first bytes, then reads doubling from
+ * 128 KiB to 1 MiB, until the window is full, and no further — the rest of the file is neither read
+ * nor counted, so the total is exact only when the window reached the end of the file
+ * (`totalKnown`); otherwise it is the lines seen so far, a lower bound.
  *
  * Lines are never assembled whole: each decoded chunk is scanned for line breaks, lines before the
  * offset are only counted, and a line in the window is fed to it piece by piece, so a single line
  * of hundreds of megabytes costs time linear in the bytes read and memory bounded by the page and
- * the largest read (a line cut by the budget stops the reading there).
+ * the largest read (a line cut by the budget stops the reading there). The shown text is the
+ * window's: {@link PageScan.take} takes what was shown so far (a page streamed as it is read);
+ * otherwise the finished page holds it all.
  *
- * `first` holds the file's first `min(size, FIRST_CHUNK_BYTES)` bytes (fewer if it shrank);
- * `readMore(position, length)` reads on (an empty result ends the file); each result is decoded
- * before the next read, so `readMore` may reuse one buffer.
+ * `first` holds the file's first `min(size, FIRST_CHUNK_BYTES)` bytes (fewer if it shrank). Each
+ * {@link PageScan.step} decodes the bytes given last and says what it needs next; {@link
+ * PageScan.supply} gives the next read (an empty one ends the file). Each read is decoded before
+ * the next is asked for, so the reader may reuse one buffer.
+ *
+ * @category paging
+ */
+export class PageScan {
+  private readonly decode: (chunk: Uint8Array, last: boolean) => string
+  private readonly breaksAreBytes: boolean
+  private readonly encoding: string
+  private readonly w: Window
+  private chunk: Uint8Array
+  private position: number
+  private chunkBytes = FIRST_CHUNK_BYTES
+  /** Line breaks seen: the 0-based number of the current line. */
+  private lineNo = 0
+  /** Whether the current line has any character yet (a final line without a break counts only then). */
+  private lineOpen = false
+
+  constructor(
+    first: Uint8Array,
+    private readonly size: number,
+    private readonly options: PageOptions,
+    legacyEncoding?: string,
+    /** Number the shown lines, `cat -n` style (a streamed page cannot number them afterwards). */
+    lineNumbers?: boolean
+  ) {
+    const { encoding, bom } = detectEncoding(first.length < size ? detectionSample(first) : first, { legacyEncoding })
+    const decoder = encoding === "utf-8" ? undefined : iconv.getDecoder(encoding, { stripBOM: false })
+    const utf8 = new TextDecoder("utf-8", { ignoreBOM: true })
+    this.decode = (chunk, last) =>
+      decoder === undefined
+        ? utf8.decode(chunk, { stream: !last })
+        : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)) + (last ? decoder.end() ?? "" : "")
+    // In every encoding but UTF-16/32 a 0x0a byte is a line break and never part of a character.
+    this.breaksAreBytes = !/^utf-?(16|32)/i.test(encoding)
+    this.encoding = encoding
+    this.w = new Window(options.limit, options.charLimit, lineNumbers === true ? options.offset + 1 : undefined)
+    this.chunk = first.subarray(bom ? bomBytes(encoding).length : 0)
+    this.position = first.length
+  }
+
+  /** The shown text since the last take. */
+  take(): string {
+    return this.w.take()
+  }
+
+  /** The next read, as asked for by the last step. */
+  supply(chunk: Uint8Array): void {
+    this.chunk = chunk
+    this.position += chunk.length
+  }
+
+  /** Decodes the bytes given last into the window. */
+  step(): ScanStep {
+    const { options, w } = this
+    const last = this.position >= this.size || this.chunk.length === 0
+    let bytes = this.chunk
+    if (this.breaksAreBytes && this.lineNo < options.offset) {
+      // Lines before the offset are counted on the bytes, never decoded (nothing is fed to the decoder before the offset).
+      let from = 0
+      for (let at = bytes.indexOf(0x0a); at !== -1 && this.lineNo < options.offset; at = bytes.indexOf(0x0a, from)) {
+        this.lineNo++
+        from = at + 1
+      }
+      if (from > 0) this.lineOpen = false
+      if (this.lineNo < options.offset) {
+        if (from < bytes.length) this.lineOpen = true
+        bytes = bytes.subarray(bytes.length)
+      } else {
+        bytes = bytes.subarray(from)
+      }
+    }
+    const text = this.decode(bytes, last)
+    let from = 0
+    while (from < text.length) {
+      const lineBreak = text.indexOf("\n", from)
+      const stop = lineBreak === -1 ? text.length : lineBreak
+      if (stop > from) this.lineOpen = true
+      const inWindow = this.lineNo >= options.offset
+      if (inWindow && stop > from && !w.append(text.slice(from, stop))) break
+      if (lineBreak === -1) {
+        from = text.length
+        break
+      }
+      if (inWindow && !w.endLine()) {
+        from = lineBreak
+        break
+      }
+      this.lineNo++
+      this.lineOpen = false
+      from = lineBreak + 1
+    }
+    if (w.full) {
+      // The window filled inside this text: count the line breaks left in it, as the page stops here.
+      const rest = countBreaks(text, from)
+      const seen = this.lineNo + rest
+      if (!last) return { _tag: "Done", page: page(w, options.offset, seen + 1, this.encoding, false) }
+      const lastBreak = text.lastIndexOf("\n")
+      const tailOpen = rest === 0 ? this.lineOpen : lastBreak < text.length - 1
+      return { _tag: "Done", page: page(w, options.offset, seen + (tailOpen ? 1 : 0), this.encoding, true) }
+    }
+    if (!last) {
+      this.chunkBytes = Math.min(this.chunkBytes * 2, MAX_CHUNK_BYTES)
+      return { _tag: "Read", position: this.position, length: Math.min(this.chunkBytes, this.size - this.position) }
+    }
+    if (this.lineOpen) {
+      if (this.lineNo >= options.offset) w.endLine()
+      this.lineNo++
+    }
+    return { _tag: "Done", page: page(w, options.offset, this.lineNo, this.encoding, true) }
+  }
+}
+
+/**
+ * A page of a large file, streamed through a {@link PageScan}: `readMore(position, length)` reads
+ * on (an empty result ends the file); each result is decoded before the next read.
+ *
  * @category paging
  */
 export const pageStream = <E, R>(
@@ -222,79 +376,10 @@ export const pageStream = <E, R>(
   legacyEncoding?: string
 ): Effect.Effect<TextPage, E, R> =>
   Effect.gen(function*() {
-    const firstRead = first.length
-    const { encoding, bom } = detectEncoding(firstRead < size ? detectionSample(first) : first, { legacyEncoding })
-    const decoder = encoding === "utf-8" ? undefined : iconv.getDecoder(encoding, { stripBOM: false })
-    const utf8 = new TextDecoder("utf-8", { ignoreBOM: true })
-    const decode = (chunk: Uint8Array, last: boolean) =>
-      decoder === undefined
-        ? utf8.decode(chunk, { stream: !last })
-        : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)) + (last ? decoder.end() ?? "" : "")
-    // In every encoding but UTF-16/32 a 0x0a byte is a line break and never part of a character.
-    const breaksAreBytes = !/^utf-?(16|32)/i.test(encoding)
-    const w = new Window(options.limit, options.charLimit)
-    let chunk: Uint8Array = first.subarray(bom ? bomBytes(encoding).length : 0)
-    let position = firstRead
-    let chunkBytes = FIRST_CHUNK_BYTES
-    /** Line breaks seen: the 0-based number of the current line. */
-    let lineNo = 0
-    /** Whether the current line has any character yet (a final line without a break counts only then). */
-    let lineOpen = false
+    const scan = new PageScan(first, size, options, legacyEncoding)
     for (;;) {
-      const last = position >= size || chunk.length === 0
-      let bytes = chunk
-      if (breaksAreBytes && lineNo < options.offset) {
-        // Lines before the offset are counted on the bytes, never decoded (nothing is fed to the decoder before the offset).
-        let from = 0
-        for (let at = bytes.indexOf(0x0a); at !== -1 && lineNo < options.offset; at = bytes.indexOf(0x0a, from)) {
-          lineNo++
-          from = at + 1
-        }
-        if (from > 0) lineOpen = false
-        if (lineNo < options.offset) {
-          if (from < bytes.length) lineOpen = true
-          bytes = bytes.subarray(bytes.length)
-        } else {
-          bytes = bytes.subarray(from)
-        }
-      }
-      const text = decode(bytes, last)
-      let from = 0
-      while (from < text.length) {
-        const lineBreak = text.indexOf("\n", from)
-        const stop = lineBreak === -1 ? text.length : lineBreak
-        if (stop > from) lineOpen = true
-        const inWindow = lineNo >= options.offset
-        if (inWindow && stop > from && !w.append(text.slice(from, stop))) break
-        if (lineBreak === -1) {
-          from = text.length
-          break
-        }
-        if (inWindow && !w.endLine()) {
-          from = lineBreak
-          break
-        }
-        lineNo++
-        lineOpen = false
-        from = lineBreak + 1
-      }
-      if (w.full) {
-        // The window filled inside this text: count the line breaks left in it, as the page stops here.
-        const rest = countBreaks(text, from)
-        const seen = lineNo + rest
-        if (!last) return page(w, options.offset, seen + 1, encoding, false)
-        const lastBreak = text.lastIndexOf("\n")
-        const tailOpen = rest === 0 ? lineOpen : lastBreak < text.length - 1
-        return page(w, options.offset, seen + (tailOpen ? 1 : 0), encoding, true)
-      }
-      if (last) break
-      chunkBytes = Math.min(chunkBytes * 2, MAX_CHUNK_BYTES)
-      chunk = yield* readMore(position, Math.min(chunkBytes, size - position))
-      position += chunk.length
+      const next = scan.step()
+      if (next._tag === "Done") return next.page
+      scan.supply(yield* readMore(next.position, next.length))
     }
-    if (lineOpen) {
-      if (lineNo >= options.offset) w.endLine()
-      lineNo++
-    }
-    return page(w, options.offset, lineNo, encoding, true)
   })
