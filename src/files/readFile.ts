@@ -8,14 +8,17 @@
  */
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { CurrentOutputLimits } from "../output/index.js"
 import { displayPath, FileReadCache, realLocation, unescapePath, Workspace } from "../session/index.js"
-import { defineTool, progress, type ProgressPart } from "../tool/index.js"
+import { defineTool, progress, type ProgressPart, type ToolResult } from "../tool/index.js"
 import { loadFileToolsSettings } from "../write/index.js"
 import { parsePages } from "./pdf.js"
 import { type OpenedFile, openVerified, readFailure } from "./readHandle.js"
-import { HEAD_BYTES, type ReadFileData, readByKind, type ReadOutcome } from "./readKinds.js"
+import { HEAD_BYTES, type ReadFileData, readByKind, type ReadOutcome, type ReadRecord } from "./readKinds.js"
 import { fileKind, SNIFF_BYTES } from "./sniff.js"
 import { ReadFileParams, readFileDeclaration } from "./readFile.decl.js"
 
@@ -75,6 +78,20 @@ const readHead = (abs: string, { handle, stats }: OpenedFile) =>
     catch: readFailure(abs)
   })
 
+/**
+ * Runs a read in a scope of its own (the open file): closed when the read ends, or, for a streamed
+ * page, when its stream ends.
+ */
+const handOver = <E, R>(read: Effect.Effect<ToolResult<ReadFileData>, E, R>) =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const result = yield* read.pipe(Scope.provide(scope), Effect.onExit((exit) =>
+      Exit.isSuccess(exit) && exit.value.stream !== undefined ? Effect.void : Scope.close(scope, exit)
+    ))
+    if (result.stream === undefined) return result
+    return { ...result, stream: Stream.ensuring(result.stream, Scope.close(scope, Exit.void)) }
+  })
+
 /** The `read_file` tool, bound to the session's workspace and read cache. @category constructors */
 export const makeReadFile = Effect.gen(function*() {
   const workspace = yield* Workspace
@@ -97,7 +114,7 @@ export const makeReadFile = Effect.gen(function*() {
           locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("allow" as const),
           execute: ({ emit }) =>
-            Effect.scoped(Effect.gen(function*() {
+            handOver(Effect.gen(function*() {
               // Opened once and verified: every read below is of this descriptor, never the path again.
               const opened = yield* openVerified(abs, readable)
               const stats = opened.stats
@@ -132,12 +149,17 @@ export const makeReadFile = Effect.gen(function*() {
                 lineNumbers: params.line_numbers === true,
                 ...(emit ? { onProgress: (done: number, size: number) => emit(readProgress(rel, done, size)) } : {})
               })
-              yield* cache.recordRead(abs, stats, {
-                full: full && !outcome.truncated,
-                ...(full && outcome.truncated ? { truncated: true } : {}),
-                cacheable: outcome.cacheable,
-                ...(outcome.lines !== undefined ? { lines: outcome.lines } : {})
-              })
+              const record = (read: ReadRecord) =>
+                cache.recordRead(abs, stats, {
+                  full: full && !read.truncated,
+                  ...(full && read.truncated ? { truncated: true } : {}),
+                  cacheable: read.cacheable,
+                  ...(read.lines !== undefined ? { lines: read.lines } : {})
+                })
+              if (outcome.stream !== undefined) {
+                return { llmContent: outcome.parts, stream: outcome.stream(record), display: outcome.display, data: outcome.data }
+              }
+              yield* record(outcome)
               return { llmContent: outcome.parts, display: outcome.display, data: outcome.data }
             }))
         }

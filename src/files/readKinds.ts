@@ -9,6 +9,7 @@ import type * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import type { LineRange } from "../session/index.js"
 import { decodeText } from "../text/index.js"
 import {
@@ -19,11 +20,12 @@ import {
   type PermissionDenied,
   ReadContentFailure,
   readRefusal,
-  text
+  text,
+  type ToolOutputStream
 } from "../tool/index.js"
 import { parseNotebook, renderNotebook } from "./notebook.js"
 import { countPdfPages, extractPdfPages, parsePages } from "./pdf.js"
-import { FIRST_CHUNK_BYTES, MAX_CHUNK_BYTES, pageBytes, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
+import { FIRST_CHUNK_BYTES, MAX_CHUNK_BYTES, pageBytes, PageScan, pageStream, STREAM_THRESHOLD_BYTES, type TextPage } from "./readText.js"
 import type { FileKind } from "./sniff.js"
 
 const MB = 1024 * 1024
@@ -55,9 +57,23 @@ export interface ReadFileData {
   readonly pages?: number
 }
 
+/** What the read cache records of a read. @category models */
+export interface ReadRecord {
+  readonly truncated: boolean
+  readonly cacheable: boolean
+  /** Lines shown, for `readEvidence: "ranges"`. */
+  readonly lines?: LineRange
+}
+
 /** What one read produced, and what the read cache should record. @category models */
 export interface ReadOutcome {
   readonly parts: ReadonlyArray<LlmPart>
+  /**
+   * A page too long to hold ({@link STREAMED_PAGE_CHARS}): its text as it is read, after `parts`.
+   * The read is over when the stream ends, which then calls `record` with what the page showed
+   * (the fields `truncated`, `cacheable` and `lines` of this outcome only say what is known before).
+   */
+  readonly stream?: ((record: (read: ReadRecord) => Effect.Effect<void>) => ToolOutputStream) | undefined
   readonly display: string
   readonly data: ReadFileData
   readonly truncated: boolean
@@ -111,31 +127,36 @@ const tooLarge = (message: string) => new FileTooLarge({ message, display: messa
 /** Bytes read once at the start of every read: the binary sniff, small files whole, a streamed page's first chunk. @category constants */
 export const HEAD_BYTES = FIRST_CHUNK_BYTES
 
+/**
+ * Positional reads on the open handle, with progress. One buffer for every read: a page scan
+ * decodes each read before asking for the next, so a scan through hundreds of megabytes leaves no
+ * trail of 1 MiB buffers for the collector.
+ */
+const reader = (r: ReadRequest) => {
+  const buffer = Buffer.allocUnsafe(Math.min(MAX_CHUNK_BYTES, r.stats.size))
+  const onProgress = r.onProgress
+  let reported = 0
+  const read = (position: number, length: number) =>
+    Effect.tryPromise({
+      try: async () => {
+        const { bytesRead } = await r.handle.read(buffer, 0, Math.min(length, buffer.length), position)
+        return buffer.subarray(0, bytesRead)
+      },
+      catch: readFailure(r.abs)
+    })
+  const readMore = onProgress === undefined ? read : (position: number, length: number) =>
+    Effect.tap(read(position, length), (bytes) => {
+      const done = position + bytes.length
+      if (done - reported < READ_PROGRESS_BYTES) return Effect.void
+      reported = done - (done % READ_PROGRESS_BYTES)
+      return onProgress(done, r.stats.size)
+    })
+  return readMore
+}
+
 /** A page of a file of 10 MB or more: the head first, then positional reads on the open handle if the page needs them. */
 const streamPage = (r: ReadRequest): Effect.Effect<TextPage, PermissionDenied | ReadContentFailure> =>
-  Effect.suspend(() => {
-    // One buffer for every read: pageStream decodes each read before asking for the next, so a scan
-    // through hundreds of megabytes leaves no trail of 1 MiB buffers for the collector.
-    const buffer = Buffer.allocUnsafe(Math.min(MAX_CHUNK_BYTES, r.stats.size))
-    const onProgress = r.onProgress
-    let reported = 0
-    const read = (position: number, length: number) =>
-      Effect.tryPromise({
-        try: async () => {
-          const { bytesRead } = await r.handle.read(buffer, 0, Math.min(length, buffer.length), position)
-          return buffer.subarray(0, bytesRead)
-        },
-        catch: readFailure(r.abs)
-      })
-    const readMore = onProgress === undefined ? read : (position: number, length: number) =>
-      Effect.tap(read(position, length), (bytes) => {
-        const done = position + bytes.length
-        if (done - reported < READ_PROGRESS_BYTES) return Effect.void
-        reported = done - (done % READ_PROGRESS_BYTES)
-        return onProgress(done, r.stats.size)
-      })
-    return pageStream(r.head, r.stats.size, r, readMore, r.legacyEncoding)
-  })
+  Effect.suspend(() => pageStream(r.head, r.stats.size, r, reader(r), r.legacyEncoding))
 
 const pageOf = (r: ReadRequest): Effect.Effect<TextPage, PermissionDenied | ReadContentFailure> =>
   r.stats.size >= STREAM_THRESHOLD_BYTES
@@ -175,6 +196,83 @@ const textOutcome = (r: ReadRequest, page: TextPage, kind: "text" | "svg"): Effe
   const llm = `Showing lines ${p.start}-${p.end} of ${total} total lines.\n\n---\n\n${p.content}${more}`
   const display = `Read lines ${p.start}-${p.end} of ${total} from ${r.rel}${p.cut ? " (truncated)" : ""}`
   return Effect.succeed({ parts: [text(llm)], display, data, truncated: true, cacheable: true, ...(lines ? { lines } : {}) })
+}
+
+/**
+ * Pages of text that may grow past this many chars are streamed (a file of 10 MB or more read with
+ * a character budget above it): 1 Mi chars. @category constants
+ */
+export const STREAMED_PAGE_CHARS = 1024 * 1024
+
+/** Whether a text read is streamed ({@link streamedText}). @category reading */
+export const streamsPage = (r: Pick<ReadRequest, "stats" | "charLimit">): boolean =>
+  r.stats.size >= STREAM_THRESHOLD_BYTES && r.charLimit > STREAMED_PAGE_CHARS
+
+/** The last line of a streamed page: the range shown and how to read on. */
+const pageTrailer = (r: ReadRequest, p: TextPage): string => {
+  const total = p.totalKnown ? `${p.total}` : `at least ${p.total}`
+  const more = !p.totalKnown
+    ? ` More lines follow (lines past the page are not counted in files of 10 MB or more). To read on, call read_file with offset: ${p.end}.`
+    : p.end < p.total
+    ? ` ${p.total - p.end} more lines. To read on, call read_file with offset: ${p.end}.`
+    : ""
+  return `\n\n---\n\n[Shown: lines ${p.start}-${p.end} of ${total} total lines of ${r.rel}.${more}]`
+}
+
+/**
+ * A text page of a large file as a stream of text parts, read by read (see {@link PageScan}): while
+ * the page is under {@link STREAMED_PAGE_CHARS} its text is held, and a page that ends there is the
+ * very result of a finished read. A longer page is written out as it is read: a header saying the
+ * range and total follow, the text, and a trailer with them ({@link pageTrailer}), so the output
+ * pipeline holds its head and tail windows and saves the rest as it arrives.
+ */
+const streamedText = (r: ReadRequest, kind: "text" | "svg"): ReadOutcome => {
+  const scan = new PageScan(r.head, r.stats.size, r, r.legacyEncoding, r.lineNumbers)
+  const stream = (record: (read: ReadRecord) => Effect.Effect<void>): ToolOutputStream =>
+    Stream.suspend(() => {
+      const readMore = reader(r)
+      let held: Array<string> = []
+      let heldChars = 0
+      let open = false
+      const shownLines = (p: TextPage) => {
+        const end = p.cut ? p.end - 1 : p.end
+        return end >= p.start ? { lines: { start: p.start, end } } : {}
+      }
+      return Stream.paginate(true, (_: boolean): Effect.Effect<readonly [ReadonlyArray<LlmPart>, Option.Option<boolean>], ReadKindError> =>
+        Effect.gen(function*() {
+          const step = scan.step()
+          const piece = step._tag === "Done" ? step.page.content : scan.take()
+          if (step._tag === "Read") scan.supply(yield* readMore(step.position, step.length))
+          if (!open) {
+            held.push(piece)
+            heldChars += piece.length
+            if (step._tag === "Done") {
+              // Short after all: exactly a finished read (the lines are numbered already).
+              const outcome = yield* textOutcome({ ...r, lineNumbers: false }, { ...step.page, content: held.join("") }, kind)
+              yield* record(outcome)
+              return [outcome.parts, Option.none()] as const
+            }
+            if (heldChars <= STREAMED_PAGE_CHARS) return [[], Option.some(true)] as const
+            open = true
+            const header = `Showing a long page of ${r.rel} from line ${r.offset + 1}; the lines shown and the file's line count follow the page.\n\n---\n\n`
+            const first = header + held.join("")
+            held = []
+            heldChars = 0
+            return [[text(first)], Option.some(true)] as const
+          }
+          if (step._tag === "Read") return [piece === "" ? [] : [text(piece)], Option.some(true)] as const
+          yield* record({ truncated: step.page.truncated, cacheable: true, ...shownLines(step.page) })
+          return [[text(piece + pageTrailer(r, step.page))], Option.none()] as const
+        }))
+    })
+  return {
+    parts: [],
+    stream,
+    display: `Read a page of ${r.rel} from line ${r.offset + 1}`,
+    data: { path: r.abs, kind, encoding: scan.encoding },
+    truncated: true,
+    cacheable: true
+  }
 }
 
 const readPdf = Effect.fnUntraced(function*(r: ReadRequest) {
@@ -239,6 +337,7 @@ const readNotebook = Effect.fnUntraced(function*(r: ReadRequest) {
 export const readByKind = (r: ReadRequest): Effect.Effect<ReadOutcome, ReadKindError> => {
   switch (r.kind._tag) {
     case "text":
+      if (streamsPage(r)) return Effect.sync(() => streamedText(r, "text"))
       return Effect.flatMap(pageOf(r), (p) => textOutcome(r, p, "text"))
     case "svg":
       if (r.stats.size > MAX_SVG_BYTES) {

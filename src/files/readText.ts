@@ -257,7 +257,8 @@ export type ScanStep =
 export class PageScan {
   private readonly decode: (chunk: Uint8Array, last: boolean) => string
   private readonly breaksAreBytes: boolean
-  private readonly encoding: string
+  /** The file's encoding (iconv-lite name), detected on its first bytes. */
+  readonly encoding: string
   private readonly w: Window
   private chunk: Uint8Array
   private position: number
