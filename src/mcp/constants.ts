@@ -7,6 +7,9 @@
 /** Output budget of a discovered MCP tool, in chars (20× the global default; reference §13.1). */
 export const MCP_TOOL_MAX_OUTPUT_CHARS = 500_000
 
+/** Text of an upstream result longer than {@link MCP_TOOL_MAX_OUTPUT_CHARS} enters the output pipeline in chunks of this many chars (64 Ki). */
+export const MCP_TEXT_CHUNK_CHARS = 64 * 1024
+
 /** Whole-call timeout when the server config sets none (reference §13.3). */
 export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 600_000
 

@@ -7,8 +7,18 @@
  * @since 0.1.0
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { type LlmPart, McpToolError, type MediaPart, resourceLinkText, text, type ToolResult } from "../tool/index.js"
-import { MAX_MCP_RESULT_MEDIA_CHARS, MAX_TOOL_ERROR_RESPONSE_CHARS } from "./constants.js"
+import * as Stream from "effect/Stream"
+import {
+  type LlmPart,
+  McpToolError,
+  type MediaPart,
+  resourceLinkText,
+  streamResult,
+  text,
+  type ToolOutputStream,
+  type ToolResult
+} from "../tool/index.js"
+import { MAX_MCP_RESULT_MEDIA_CHARS, MAX_TOOL_ERROR_RESPONSE_CHARS, MCP_TOOL_MAX_OUTPUT_CHARS, MCP_TEXT_CHUNK_CHARS } from "./constants.js"
 
 /** The typed success of an upstream tool call. @category models */
 export interface McpCallData {
@@ -95,6 +105,34 @@ export const contentToParts = (toolName: string, content: ReadonlyArray<unknown>
   return parts
 }
 
+/**
+ * The parts of a result as an output stream: text parts in chunks of {@link MCP_TEXT_CHUNK_CHARS}
+ * (never splitting a surrogate pair), a `\n` between two text parts (a finished result's text
+ * parts are joined by one), media and links as they are.
+ *
+ * @category converters
+ */
+export const partsStream = (parts: ReadonlyArray<LlmPart>, chunkChars = MCP_TEXT_CHUNK_CHARS): ToolOutputStream =>
+  Stream.fromIterable((function*(): Generator<LlmPart> {
+    let texts = 0
+    for (const part of parts) {
+      if (part.type !== "text") {
+        yield part
+        continue
+      }
+      if (texts++ > 0) yield text("\n")
+      for (let at = 0; at < part.text.length;) {
+        let end = Math.min(at + chunkChars, part.text.length)
+        const last = part.text.charCodeAt(end - 1)
+        if (end < part.text.length && end - at > 1 && last >= 0xd800 && last <= 0xdbff) end-- // a high surrogate waits for its pair
+        yield text(part.text.slice(at, end))
+        at = end
+      }
+    }
+  })())
+
+const textChars = (parts: ReadonlyArray<LlmPart>): number => parts.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0)
+
 const display = (parts: ReadonlyArray<LlmPart>): string =>
   parts.map((p) => (p.type === "text" ? p.text : p.type === "resource_link" ? resourceLinkText(p) : `[${p.type} ${p.mimeType}]`)).join("\n")
 
@@ -128,5 +166,8 @@ export const toToolResult = (
   const parts = contentToParts(toolName, rawContent)
   // A server that only sends structured content still gets its answer to the model.
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(text(JSON.stringify(result.structuredContent)))
+  // Text past the tool's own limit is cut anyway: it enters the output pipeline as a stream, which
+  // saves it as it arrives and keeps only the windows it shows (and people see that, not all of it).
+  if (textChars(parts) > MCP_TOOL_MAX_OUTPUT_CHARS) return streamResult(partsStream(parts), { data })
   return { llmContent: parts, display: display(parts), data }
 }
