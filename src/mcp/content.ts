@@ -15,6 +15,7 @@ import {
   resourceLinkText,
   streamResult,
   text,
+  textChunks,
   type ToolOutputStream,
   type ToolResult
 } from "../tool/index.js"
@@ -112,24 +113,15 @@ export const contentToParts = (toolName: string, content: ReadonlyArray<unknown>
  *
  * @category converters
  */
-export const partsStream = (parts: ReadonlyArray<LlmPart>, chunkChars = MCP_TEXT_CHUNK_CHARS): ToolOutputStream =>
-  Stream.fromIterable((function*(): Generator<LlmPart> {
-    let texts = 0
-    for (const part of parts) {
-      if (part.type !== "text") {
-        yield part
-        continue
-      }
-      if (texts++ > 0) yield text("\n")
-      for (let at = 0; at < part.text.length;) {
-        let end = Math.min(at + chunkChars, part.text.length)
-        const last = part.text.charCodeAt(end - 1)
-        if (end < part.text.length && end - at > 1 && last >= 0xd800 && last <= 0xdbff) end-- // a high surrogate waits for its pair
-        yield text(part.text.slice(at, end))
-        at = end
-      }
-    }
-  })())
+export const partsStream = (parts: ReadonlyArray<LlmPart>, chunkChars = MCP_TEXT_CHUNK_CHARS): ToolOutputStream => {
+  const firstText = parts.findIndex((p) => p.type === "text")
+  return Stream.flatMap(Stream.fromIterable(parts.map((part, i) => [part, i] as const)), ([part, i]): ToolOutputStream =>
+    part.type !== "text"
+      ? Stream.make(part)
+      : i === firstText
+      ? textChunks(part.text, chunkChars)
+      : Stream.concat(Stream.make(text("\n")), textChunks(part.text, chunkChars)))
+}
 
 const textChars = (parts: ReadonlyArray<LlmPart>): number => parts.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0)
 

@@ -164,6 +164,27 @@ export const streamResult = <A = void>(
   ...(options.resultFilePaths ? { resultFilePaths: options.resultFilePaths } : {})
 })
 
+/** Chunk size of {@link textChunks}: 16 Ki chars. @category constants */
+export const TEXT_CHUNK_CHARS = 16 * 1024
+
+/**
+ * A text as a stream of text parts of at most `chunkChars` chars (at least 2), never splitting a
+ * surrogate pair: what a producer holding a finished text hands to the output pipeline.
+ *
+ * @category constructors
+ */
+export const textChunks = (value: string, chunkChars = TEXT_CHUNK_CHARS): Stream.Stream<TextPart> =>
+  Stream.fromIterable((function*(): Generator<TextPart> {
+    const size = Math.max(2, chunkChars)
+    for (let at = 0; at < value.length;) {
+      let end = Math.min(at + size, value.length)
+      const last = value.charCodeAt(end - 1)
+      if (end < value.length && last >= 0xd800 && last <= 0xdbff) end-- // a high surrogate waits for its pair
+      yield text(value.slice(at, end))
+      at = end
+    }
+  })())
+
 /**
  * Every part of a result as one stream: a finished result is lifted into a stream of its parts,
  * a streamed one is its first parts followed by its stream.
