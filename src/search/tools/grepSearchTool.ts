@@ -11,7 +11,7 @@
 import * as Effect from "effect/Effect"
 import { CurrentOutputLimits } from "../../output/index.js"
 import { FileReadCache, realLocations, Workspace } from "../../session/index.js"
-import { defineTool, ExecutionTimeout, GrepExecutionError, textResult } from "../../tool/index.js"
+import { defineTool, ExecutionTimeout, GrepExecutionError, streamResult, textChunks } from "../../tool/index.js"
 import { GREP_MAX_OUTPUT_CHARS, GREP_TIMEOUT_MS } from "../constants.js"
 import { formatGrepResult, type SearchLocation, type SearchOutput } from "../grep/format.js"
 import { grepSearch } from "../grep/search.js"
@@ -203,7 +203,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   filesRecordedAsRead: recorded,
                   skippedLargeFiles
                 }
-                return textResult(out.llmContent, { display: out.display, data, resultFilePaths: out.resultFilePaths })
+                // Into the output pipeline as a stream of chunks (the live tap sees them as they go in).
+                return streamResult(textChunks(out.llmContent), { display: out.display, data, resultFilePaths: out.resultFilePaths })
               })
           }
         })
