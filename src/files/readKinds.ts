@@ -132,8 +132,8 @@ export const HEAD_BYTES = FIRST_CHUNK_BYTES
  * decodes each read before asking for the next, so a scan through hundreds of megabytes leaves no
  * trail of 1 MiB buffers for the collector.
  */
-const reader = (r: ReadRequest) => {
-  const buffer = Buffer.allocUnsafe(Math.min(MAX_CHUNK_BYTES, r.stats.size))
+const reader = (r: ReadRequest, maxBytes = MAX_CHUNK_BYTES) => {
+  const buffer = Buffer.allocUnsafe(Math.min(maxBytes, r.stats.size))
   const onProgress = r.onProgress
   let reported = 0
   const read = (position: number, length: number) =>
@@ -204,6 +204,12 @@ const textOutcome = (r: ReadRequest, page: TextPage, kind: "text" | "svg"): Effe
  */
 export const STREAMED_PAGE_CHARS = 1024 * 1024
 
+/**
+ * Reads of a streamed page: 64 KiB, so that neither a read's decoded text nor the text part made of
+ * it is a large object (which only a full collection frees). @category constants
+ */
+export const STREAMED_READ_BYTES = 64 * 1024
+
 /** Whether a text read is streamed ({@link streamedText}). @category reading */
 export const streamsPage = (r: Pick<ReadRequest, "stats" | "charLimit">): boolean =>
   r.stats.size >= STREAM_THRESHOLD_BYTES && r.charLimit > STREAMED_PAGE_CHARS
@@ -227,10 +233,10 @@ const pageTrailer = (r: ReadRequest, p: TextPage): string => {
  * pipeline holds its head and tail windows and saves the rest as it arrives.
  */
 const streamedText = (r: ReadRequest, kind: "text" | "svg"): ReadOutcome => {
-  const scan = new PageScan(r.head, r.stats.size, r, r.legacyEncoding, r.lineNumbers)
+  const scan = new PageScan(r.head, r.stats.size, r, r.legacyEncoding, r.lineNumbers, STREAMED_READ_BYTES)
   const stream = (record: (read: ReadRecord) => Effect.Effect<void>): ToolOutputStream =>
     Stream.suspend(() => {
-      const readMore = reader(r)
+      const readMore = reader(r, STREAMED_READ_BYTES)
       let held: Array<string> = []
       let heldChars = 0
       let open = false

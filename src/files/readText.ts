@@ -274,7 +274,9 @@ export class PageScan {
     private readonly options: PageOptions,
     legacyEncoding?: string,
     /** Number the shown lines, `cat -n` style (a streamed page cannot number them afterwards). */
-    lineNumbers?: boolean
+    lineNumbers?: boolean,
+    /** The largest read asked for. */
+    private readonly maxChunkBytes = MAX_CHUNK_BYTES
   ) {
     const { encoding, bom } = detectEncoding(first.length < size ? detectionSample(first) : first, { legacyEncoding })
     const decoder = encoding === "utf-8" ? undefined : iconv.getDecoder(encoding, { stripBOM: false })
@@ -352,7 +354,7 @@ export class PageScan {
       return { _tag: "Done", page: page(w, options.offset, seen + (tailOpen ? 1 : 0), this.encoding, true) }
     }
     if (!last) {
-      this.chunkBytes = Math.min(this.chunkBytes * 2, MAX_CHUNK_BYTES)
+      this.chunkBytes = Math.min(this.chunkBytes * 2, this.maxChunkBytes)
       return { _tag: "Read", position: this.position, length: Math.min(this.chunkBytes, this.size - this.position) }
     }
     if (this.lineOpen) {
