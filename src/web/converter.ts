@@ -42,6 +42,8 @@ export interface ConversionJob {
 export interface HtmlConverterService {
   /** Markdown, or `fetch_conversion_timeout` / `fetch_conversion_failed`. */
   readonly toMarkdown: (job: ConversionJob) => Effect.Effect<string, FetchConversionFailed | FetchConversionTimeout>
+  /** Workers running now (busy or idle): 0 before the first conversion and after the scope closed. */
+  readonly workers: Effect.Effect<number>
 }
 
 type Answer = { readonly ready: true } | { readonly markdown: string } | { readonly error: string }
@@ -150,7 +152,7 @@ export const makeHtmlConverter = Effect.fnUntraced(function*(options: HtmlConver
     if ("markdown" in answer) return answer.markdown
     return yield* failed(job.url, "error" in answer ? answer.error : "the converter answered out of turn")
   })
-  return { toMarkdown } satisfies HtmlConverterService
+  return { toMarkdown, workers: Effect.sync(() => live.size) } satisfies HtmlConverterService
 })
 
 /**
