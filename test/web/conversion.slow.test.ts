@@ -86,12 +86,13 @@ describe("web_fetch converts off the event loop", () => {
       type Result = { readonly content?: unknown; readonly isError?: unknown }
       const big = Effect.promise((): Promise<Result> =>
         a.client.callTool({ name: "web_fetch", arguments: { url: `${server.base}/big.html` } }, undefined, { timeout: 300_000 })
+          .then((r) => r as Result)
       ).pipe(Effect.tap(() => Effect.sync(() => order.push("big page"))))
       // Session b asks once the big body has been sent (its conversion is then under way).
       const small = Effect.gen(function*() {
         while (!server.sent()) yield* Effect.sleep(20)
         const listed = yield* Effect.promise((): Promise<Result> =>
-          b.client.callTool({ name: "tool_search", arguments: { query: "select:web_fetch" } })
+          b.client.callTool({ name: "tool_search", arguments: { query: "select:web_fetch" } }).then((r) => r as Result)
         )
         order.push("other session")
         return listed
