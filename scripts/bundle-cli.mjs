@@ -31,3 +31,23 @@ await esbuild.build({
   legalComments: "linked",
   logLevel: "warning"
 })
+
+// Worker scripts (plain .mjs under src/, which tsc does not copy): beside their module in dist/, and
+// bundled into dist/bundle/ (the bundled module that starts one finds it beside itself). A worker
+// loads only what it imports, so it is bundled on its own (turndown included: one file to load).
+const workers = fs.readdirSync(path.join(repoRoot, "src"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("Worker.mjs"))
+for (const file of workers) {
+  fs.mkdirSync(path.join(repoRoot, "dist", path.dirname(file)), { recursive: true })
+  fs.copyFileSync(path.join(repoRoot, "src", file), path.join(repoRoot, "dist", file))
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, "src", file)],
+    outfile: path.join(outdir, path.basename(file)),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    banner: { js: "import { createRequire as __toolwrightCreateRequire } from \"node:module\"; const require = __toolwrightCreateRequire(import.meta.url);" },
+    legalComments: "linked",
+    logLevel: "warning"
+  })
+}

@@ -32,6 +32,7 @@ import type { taskStopDeclaration } from "../shell/background/taskStop.decl.js" 
 import type { runShellCommandDeclaration } from "../shell/command/runShellCommand.decl.js" // floors: start-up
 import type { ShellServices } from "../shell/index.js"
 import { type AnyTool, infoOf, type ToolDeclaration, type ToolInfo, type ToolParams } from "../tool/index.js"
+import type { HtmlConverter } from "../web/converter.js" // floors: start-up
 import type { webFetchDeclaration } from "../web/webFetch.decl.js" // floors: start-up
 
 /** The services a built-in tool's constructor may use. @category models */
@@ -43,6 +44,7 @@ export type SessionServices =
   | FileSystem.FileSystem
   | Path.Path
   | ShellServices
+  | HtmlConverter
 
 /** A built-in tool: how it is listed, its declaration, and how a session builds it on its first call. @category models */
 export interface BuiltinTool<Name extends string = string, P extends ToolParams = ToolParams> {

@@ -35,6 +35,8 @@ import * as ShellLayer from "../shell/layer.js"
 import { McpGateway, type McpSessionOptions } from "../mcp/service.js"
 // floors: start-up — web/index.ts loads web_fetch, which a session loads on its first call
 import { resolveWebFetchSettings, WebFetchConfig, type WebFetchOptions } from "../web/config.js"
+// floors: start-up — the converter alone (its workers start on the first conversion)
+import { HtmlConverter, type HtmlConverterService } from "../web/converter.js"
 import type { Approver } from "./approver.js"
 import { BuiltinTools } from "./builtinTools.js"
 import { builtinFactory, readMcpResourceFactory, type SessionServices } from "./catalog.js"
@@ -89,6 +91,12 @@ export interface SessionOptions {
    * 10 MiB, 30 s).
    */
   readonly webFetch?: WebFetchOptions | undefined
+  /**
+   * `web_fetch`'s HTML → Markdown converter (worker threads). Unset: the session starts its own on
+   * its first conversion and stops it when it closes. A process serving many sessions (`serve
+   * --http`) passes one it shares among them.
+   */
+  readonly htmlConverter?: HtmlConverterService | undefined
 }
 
 /** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
@@ -204,6 +212,7 @@ export const layer = (
       Layer.provideMerge(middle),
       // shell services (process host, background shells) need the session and its output store
       Layer.provideMerge(ShellLayer.layer.pipe(Layer.provideMerge(base))),
+      Layer.provideMerge(options.htmlConverter !== undefined ? Layer.succeed(HtmlConverter, options.htmlConverter) : HtmlConverter.layer()),
       Layer.provide(Layer.mergeAll(Layer.succeed(SandboxConfig, sandbox), Layer.succeed(WebFetchConfig, webFetch)))
     )
   }))

@@ -20,6 +20,8 @@ import {
   MCP_PATH,
   requireToken
 } from "./httpAccess.js"
+// floors: start-up — the converter alone (its workers start on the first conversion)
+import { makeHtmlConverter } from "../web/converter.js"
 import { makeSessionTable, type SessionTable } from "./httpSessions.js"
 import { announcementOf, buildSession, chosenDeferredMode, type ServeOptions } from "./server.js"
 
@@ -132,7 +134,14 @@ export const serveHttp = Effect.fnUntraced(function*(options: HttpServeOptions) 
   const announcement = yield* Effect.scoped(
     Effect.flatMap(buildSession(options.session, () => undefined), (context) => announcementOf(context, deferred))
   )
-  const table = makeSessionTable({ session: { ...options.session, deferred }, announcement, maxMessageBytes: options.maxMessageBytes, log: say })
+  // One HTML → Markdown converter (at most 2 worker threads) for every session of the process.
+  const htmlConverter = options.session.htmlConverter ?? (yield* makeHtmlConverter())
+  const table = makeSessionTable({
+    session: { ...options.session, deferred, htmlConverter },
+    announcement,
+    maxMessageBytes: options.maxMessageBytes,
+    log: say
+  })
   const runPromise = Effect.runPromiseWith(yield* Effect.context<never>())
   let policy: AccessPolicy = { token: options.token, allowedOrigins: options.allowedOrigins, allowedHosts: undefined }
   const server = http.createServer((req, res) => {

@@ -137,6 +137,10 @@ export class FetchUnsupportedContent extends toolError<FetchUnsupportedContent>(
 export class FetchHttpStatus extends toolError<FetchHttpStatus>()("fetch_http_status") {}
 /** The host could not be resolved or reached (DNS failure, connection refused or reset, TLS failure). @category errors */
 export class FetchNetworkError extends toolError<FetchNetworkError>()("fetch_network_error") {}
+/** Converting the page's HTML to Markdown failed (the converter ran out of memory, hit too deep a nesting, or stopped). @category errors */
+export class FetchConversionFailed extends toolError<FetchConversionFailed>()("fetch_conversion_failed") {}
+/** Converting the page's HTML to Markdown took longer than its time cap; the conversion was stopped. @category errors */
+export class FetchConversionTimeout extends toolError<FetchConversionTimeout>()("fetch_conversion_timeout") {}
 
 /** Every tool error class, in reference order: the single source of the codes. @category errors */
 export const TOOL_ERROR_CLASSES = [
@@ -191,7 +195,9 @@ export const TOOL_ERROR_CLASSES = [
   FetchTooManyRedirects,
   FetchUnsupportedContent,
   FetchHttpStatus,
-  FetchNetworkError
+  FetchNetworkError,
+  FetchConversionFailed,
+  FetchConversionTimeout
 ] as const
 
 /** The class of any tool error. @category models */

@@ -1,7 +1,8 @@
 /**
- * The web room's settings: the caps of one `web_fetch` (redirects, bytes, time) and the allow-list
- * of hosts and addresses that may be private (for local development). A session reads them once,
- * from its `webFetch` option, else the `TOOLWRIGHT_WEB_FETCH_*` environment, else the defaults.
+ * The web room's settings: the caps of one `web_fetch` (redirects, bytes, time, and the HTML bytes
+ * and time of its Markdown conversion) and the allow-list of hosts and addresses that may be
+ * private (for local development). A session reads them once, from its `webFetch` option, else
+ * the `TOOLWRIGHT_WEB_FETCH_*` environment, else the defaults.
  *
  * @since 0.1.0
  */
@@ -13,6 +14,10 @@ export const WEB_FETCH_MAX_REDIRECTS = 5
 export const WEB_FETCH_MAX_BYTES = 10 * 1024 * 1024
 /** Time for the whole fetch (every redirect included) before `fetch_timeout`. @category constants */
 export const WEB_FETCH_TIMEOUT_MS = 30_000
+/** HTML bytes converted to Markdown; a longer page is cut there first (and the result says so). @category constants */
+export const WEB_FETCH_CONVERT_MAX_BYTES = 2 * 1024 * 1024
+/** Time to convert one page's HTML to Markdown before `fetch_conversion_timeout`. @category constants */
+export const WEB_FETCH_CONVERT_TIMEOUT_MS = 20_000
 /** The User-Agent sent with every request. @category constants */
 export const USER_AGENT = "toolwright-web-fetch/0.1 (+https://github.com/toolwright)"
 
@@ -27,6 +32,10 @@ export interface WebFetchSettings {
   readonly maxRedirects: number
   readonly maxBytes: number
   readonly timeoutMs: number
+  /** HTML bytes given to the Markdown conversion; the rest of a longer page is cut off. */
+  readonly convertMaxBytes: number
+  /** Time for the HTML → Markdown conversion (in a worker thread) before `fetch_conversion_timeout`. */
+  readonly convertTimeoutMs: number
 }
 
 /** What a session may set; unset fields come from the environment, else the defaults. @category models */
@@ -35,6 +44,8 @@ export interface WebFetchOptions {
   readonly maxRedirects?: number | undefined
   readonly maxBytes?: number | undefined
   readonly timeoutMs?: number | undefined
+  readonly convertMaxBytes?: number | undefined
+  readonly convertTimeoutMs?: number | undefined
 }
 
 /** The defaults. @category constants */
@@ -42,7 +53,9 @@ export const DEFAULT_WEB_FETCH_SETTINGS: WebFetchSettings = {
   allow: [],
   maxRedirects: WEB_FETCH_MAX_REDIRECTS,
   maxBytes: WEB_FETCH_MAX_BYTES,
-  timeoutMs: WEB_FETCH_TIMEOUT_MS
+  timeoutMs: WEB_FETCH_TIMEOUT_MS,
+  convertMaxBytes: WEB_FETCH_CONVERT_MAX_BYTES,
+  convertTimeoutMs: WEB_FETCH_CONVERT_TIMEOUT_MS
 }
 
 /**
@@ -78,16 +91,20 @@ export const resolveWebFetchSettings = (
   const fromEnv = {
     maxRedirects: positiveInt("TOOLWRIGHT_WEB_FETCH_MAX_REDIRECTS", env["TOOLWRIGHT_WEB_FETCH_MAX_REDIRECTS"]),
     maxBytes: positiveInt("TOOLWRIGHT_WEB_FETCH_MAX_BYTES", env["TOOLWRIGHT_WEB_FETCH_MAX_BYTES"]),
-    timeoutMs: positiveInt("TOOLWRIGHT_WEB_FETCH_TIMEOUT_MS", env["TOOLWRIGHT_WEB_FETCH_TIMEOUT_MS"])
+    timeoutMs: positiveInt("TOOLWRIGHT_WEB_FETCH_TIMEOUT_MS", env["TOOLWRIGHT_WEB_FETCH_TIMEOUT_MS"]),
+    convertMaxBytes: positiveInt("TOOLWRIGHT_WEB_FETCH_CONVERT_MAX_BYTES", env["TOOLWRIGHT_WEB_FETCH_CONVERT_MAX_BYTES"]),
+    convertTimeoutMs: positiveInt("TOOLWRIGHT_WEB_FETCH_CONVERT_TIMEOUT_MS", env["TOOLWRIGHT_WEB_FETCH_CONVERT_TIMEOUT_MS"])
   }
   for (const value of Object.values(fromEnv)) if (typeof value === "string") return { problem: value }
-  const pick = (key: "maxRedirects" | "maxBytes" | "timeoutMs"): number =>
+  const pick = (key: keyof typeof fromEnv): number =>
     options[key] ?? (fromEnv[key] as number | undefined) ?? DEFAULT_WEB_FETCH_SETTINGS[key]
   const envAllow = env["TOOLWRIGHT_WEB_FETCH_ALLOW"]
   return {
     allow: options.allow ?? (envAllow !== undefined ? splitAllowList(envAllow) : []),
     maxRedirects: pick("maxRedirects"),
     maxBytes: pick("maxBytes"),
-    timeoutMs: pick("timeoutMs")
+    timeoutMs: pick("timeoutMs"),
+    convertMaxBytes: pick("convertMaxBytes"),
+    convertTimeoutMs: pick("convertTimeoutMs")
   }
 }

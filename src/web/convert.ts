@@ -1,5 +1,6 @@
 /**
- * A fetched body as text for a model: HTML converted to Markdown (turndown), text, JSON, XML and
+ * A fetched body as text for a model: HTML converted to Markdown (turndown, in a worker thread: see
+ * ./converter.ts; a page longer than the conversion cap is cut first), text, JSON, XML and
  * other textual types decoded as they are, anything binary refused. The media type comes from the
  * `Content-Type` header; without one, the bytes decide (NUL bytes mean binary, a leading `<html`
  * or doctype means HTML).
@@ -7,7 +8,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import TurndownService from "turndown"
+import type { FetchConversionFailed, FetchConversionTimeout } from "../tool/index.js"
 import { FetchUnsupportedContent } from "../tool/index.js"
 
 /** What the model asked to get back for an HTML page. @category models */
@@ -20,7 +21,12 @@ export interface PageText {
   readonly mediaType: string
   /** True when HTML was converted to Markdown. */
   readonly converted: boolean
+  /** Set when the HTML was longer than the conversion cap: the bytes converted (the rest was cut off). */
+  readonly cutAtBytes?: number
 }
+
+/** Converts HTML to Markdown (the session's {@link HtmlConverter}, with the page's URL and time cap bound). @category models */
+export type ToMarkdown = (html: string) => Effect.Effect<string, FetchConversionFailed | FetchConversionTimeout>
 
 /** Bytes looked at to tell text from binary when no Content-Type says. @category constants */
 export const SNIFF_BYTES = 8192
@@ -61,17 +67,10 @@ const decode = (body: Buffer, charset: string | undefined): string => {
   return decoder.decode(body)
 }
 
-/** HTML → Markdown with the elements that carry no reading text removed. @category constructors */
-export const htmlToMarkdown = (html: string): string => {
-  const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" })
-  service.remove(["script", "style", "noscript", "template", "iframe", "object", "embed", "canvas", "svg"] as Array<
-    TurndownService.TagName
-  >)
-  return service.turndown(html).replace(/\n{3,}/g, "\n\n").trim()
-}
-
 /**
- * The page's text, or `fetch_unsupported_content` for a binary type.
+ * The page's text, or `fetch_unsupported_content` for a binary type. HTML asked for as Markdown is
+ * cut to `convertMaxBytes` and converted by `toMarkdown` (`fetch_conversion_failed`,
+ * `fetch_conversion_timeout`).
  *
  * @category constructors
  */
@@ -79,15 +78,21 @@ export const pageText = (
   url: string,
   contentType: string,
   body: Buffer,
-  format: PageFormat
-): Effect.Effect<PageText, FetchUnsupportedContent> => {
+  format: PageFormat,
+  conversion: { readonly toMarkdown: ToMarkdown; readonly convertMaxBytes: number }
+): Effect.Effect<PageText, FetchUnsupportedContent | FetchConversionFailed | FetchConversionTimeout> => {
   const parsed = parseContentType(contentType)
   const mediaType = parsed.mediaType === "" ? sniff(body) : parsed.mediaType
   if (isHtml(mediaType)) {
-    const html = decode(body, parsed.charset)
-    return Effect.sync(() =>
-      format === "html" ? { text: html, mediaType, converted: false } : { text: htmlToMarkdown(html), mediaType, converted: true }
-    )
+    if (format === "html") return Effect.succeed({ text: decode(body, parsed.charset), mediaType, converted: false })
+    const cut = body.length > conversion.convertMaxBytes
+    const html = decode(cut ? body.subarray(0, conversion.convertMaxBytes) : body, parsed.charset)
+    return Effect.map(conversion.toMarkdown(html), (text) => ({
+      text,
+      mediaType,
+      converted: true,
+      ...(cut ? { cutAtBytes: conversion.convertMaxBytes } : {})
+    }))
   }
   if (isTextual(mediaType)) return Effect.succeed({ text: decode(body, parsed.charset), mediaType, converted: false })
   return Effect.fail(

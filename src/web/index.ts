@@ -10,6 +10,8 @@ export {
   resolveWebFetchSettings,
   splitAllowList,
   USER_AGENT,
+  WEB_FETCH_CONVERT_MAX_BYTES,
+  WEB_FETCH_CONVERT_TIMEOUT_MS,
   WEB_FETCH_MAX_BYTES,
   WEB_FETCH_MAX_REDIRECTS,
   WEB_FETCH_TIMEOUT_MS,
@@ -17,7 +19,24 @@ export {
   type WebFetchOptions,
   type WebFetchSettings
 } from "./config.js"
-export { htmlToMarkdown, isTextual, type PageFormat, type PageText, pageText, parseContentType, SNIFF_BYTES } from "./convert.js"
+export {
+  isTextual,
+  type PageFormat,
+  type PageText,
+  pageText,
+  parseContentType,
+  SNIFF_BYTES,
+  type ToMarkdown
+} from "./convert.js"
+export {
+  type ConversionJob,
+  HTML_CONVERTER_HEAP_MB,
+  HTML_CONVERTER_WORKERS,
+  HtmlConverter,
+  type HtmlConverterOptions,
+  type HtmlConverterService,
+  makeHtmlConverter
+} from "./converter.js"
 export { type HttpResponse, isRedirect, requestOnce } from "./http.js"
 export { ERROR_BODY_PREVIEW_CHARS, type FetchedPage, fetchPage, parseUrl } from "./page.js"
 export { webFetchDeclaration, WebFetchParams } from "./webFetch.decl.js"

@@ -77,12 +77,21 @@ describe("settings", () => {
       TOOLWRIGHT_WEB_FETCH_ALLOW: "127.0.0.1, localhost,,",
       TOOLWRIGHT_WEB_FETCH_MAX_REDIRECTS: "2",
       TOOLWRIGHT_WEB_FETCH_MAX_BYTES: "1000",
-      TOOLWRIGHT_WEB_FETCH_TIMEOUT_MS: "500"
+      TOOLWRIGHT_WEB_FETCH_TIMEOUT_MS: "500",
+      TOOLWRIGHT_WEB_FETCH_CONVERT_MAX_BYTES: "4000",
+      TOOLWRIGHT_WEB_FETCH_CONVERT_TIMEOUT_MS: "700"
     }
-    assert.deepStrictEqual(resolveWebFetchSettings({}, env), { allow: ["127.0.0.1", "localhost"], maxRedirects: 2, maxBytes: 1000, timeoutMs: 500 })
+    assert.deepStrictEqual(resolveWebFetchSettings({}, env), {
+      allow: ["127.0.0.1", "localhost"],
+      maxRedirects: 2,
+      maxBytes: 1000,
+      timeoutMs: 500,
+      convertMaxBytes: 4000,
+      convertTimeoutMs: 700
+    })
     assert.deepStrictEqual(
-      resolveWebFetchSettings({ allow: ["::1"], maxRedirects: 0 }, env),
-      { allow: ["::1"], maxRedirects: 0, maxBytes: 1000, timeoutMs: 500 }
+      resolveWebFetchSettings({ allow: ["::1"], maxRedirects: 0, convertTimeoutMs: 9 }, env),
+      { allow: ["::1"], maxRedirects: 0, maxBytes: 1000, timeoutMs: 500, convertMaxBytes: 4000, convertTimeoutMs: 9 }
     )
     assert.deepStrictEqual(resolveWebFetchSettings({}, { TOOLWRIGHT_WEB_FETCH_TIMEOUT_MS: "soon" }), {
       problem: "TOOLWRIGHT_WEB_FETCH_TIMEOUT_MS must be a whole number of 0 or more, not \"soon\"."

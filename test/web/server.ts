@@ -21,6 +21,25 @@ export const PAGE_HTML = `<!doctype html><html><head><title>Install</title><styl
 <body><h1>Install guide</h1><p>Run <code>npm install toolwright</code> and then <a href="/next">read on</a>.</p>
 <ul><li>one</li><li>two</li></ul></body></html>`
 
+const flatChunk = (i: number) =>
+  `<div class="c${i % 7}"><section><p>Paragraph ${i} with <a href="/l/${i}">a link</a> and <code>code()</code> words.</p>` +
+  `<ul><li>item ${i}</li><li>item b</li></ul></section></div>\n`
+
+/** An HTML page of about `bytes` bytes of short sections one after another (turndown's linear case). */
+export const flatPage = (bytes: number): string => {
+  const parts: Array<string> = []
+  for (let i = 0, n = 0; n < bytes; i++) {
+    const part = flatChunk(i)
+    parts.push(part)
+    n += part.length
+  }
+  return `<!doctype html><html><body>${parts.join("")}</body></html>`
+}
+
+/** `depth` nested divs: turndown's time grows with the square of the depth (100 000 take minutes). */
+export const nestedPage = (depth: number): string =>
+  `<!doctype html><html><body>${"<div>".repeat(depth)}deep${"</div>".repeat(depth)}</body></html>`
+
 const LONG_PARAGRAPH = "<p>" + "All work and no play makes Jack a dull boy. ".repeat(40) + "</p>\n"
 
 /** Starts the server; `routes` may add or replace handlers by path. */
@@ -63,6 +82,10 @@ export const startServer = (
           }
           case "/long.html":
             return send(200, "text/html", `<html><body><h1>Long</h1>${LONG_PARAGRAPH.repeat(60)}<p>THE END</p></body></html>`)
+          case "/large.html":
+            return send(200, "text/html", flatPage(Number(url.searchParams.get("bytes") ?? "100000")))
+          case "/nested.html":
+            return send(200, "text/html", nestedPage(Number(url.searchParams.get("depth") ?? "100000")))
           case "/slow":
             return // never answers; the fetch times out
           case "/missing":

@@ -18,6 +18,7 @@ import * as SessionLayer from "../../src/run/sessionLayer.js"
 import type { CallResult } from "../../src/tool/outcome.js"
 import { llmText } from "../../src/tool/result.js"
 import type { WebFetchOptions } from "../../src/web/config.js"
+import { type HtmlConverterService, makeHtmlConverter } from "../../src/web/converter.js"
 import type { WebFetchData } from "../../src/web/webFetch.js"
 import { makeTempDir } from "../support/session.js"
 import { startServer } from "./server.js"
@@ -26,6 +27,7 @@ const ALLOW_LOCAL: WebFetchOptions = { allow: ["127.0.0.1"] }
 
 const session = (options: {
   readonly webFetch?: WebFetchOptions
+  readonly htmlConverter?: HtmlConverterService
   readonly mode?: ApprovalMode
   readonly rules?: ReadonlyArray<PermissionRule>
   readonly approver?: Layer.Layer<Approver>
@@ -34,6 +36,7 @@ const session = (options: {
     roots: [makeTempDir("tw-web-root-")],
     stateDir: makeTempDir("tw-web-state-"),
     ...(options.webFetch ? { webFetch: options.webFetch } : {}),
+    ...(options.htmlConverter ? { htmlConverter: options.htmlConverter } : {}),
     ...(options.mode ? { mode: options.mode } : {}),
     ...(options.rules ? { rules: options.rules } : {})
   }).pipe(Layer.provide(options.approver ?? Approver.layerFixed({ _tag: "proceed_once" })))
@@ -175,6 +178,50 @@ describe("web_fetch against a local server (allowed with webFetch.allow)", () =>
       assert.include(full, "THE END")
       assert.isBelow(text.length, full.length)
     }).pipe(Effect.provide(session({ webFetch: ALLOW_LOCAL }))), 30_000)
+})
+
+describe("web_fetch's HTML → Markdown conversion (worker threads, capped)", () => {
+  it.live("a page longer than the conversion cap is cut before conversion, and the result says so", () =>
+    Effect.gen(function*() {
+      const server = yield* startServer()
+      const r = yield* fetchCall({ url: `${server.base}/large.html?bytes=20000` })
+      assert.strictEqual(codeOf(r), "Success")
+      assert.include(textOf(r), "text/html converted to Markdown, ")
+      assert.include(textOf(r), "(only its first 3000 bytes were converted, the conversion limit of web_fetch: the end of the page is missing")
+      assert.include(textOf(r), "Paragraph 0 with [a link](/l/0)")
+      assert.notInclude(textOf(r), "Paragraph 60 ")
+      assert.strictEqual(dataOf(r)?.cutAtBytes, 3000)
+      assert.isAbove(dataOf(r)!.bytes, 20000)
+      const whole = yield* fetchCall({ url: `${server.base}/page.html` })
+      assert.isUndefined(dataOf(whole)?.cutAtBytes)
+      assert.notInclude(textOf(whole), "were converted")
+    }).pipe(Effect.provide(session({ webFetch: { ...ALLOW_LOCAL, convertMaxBytes: 3000 } }))), 30_000)
+
+  it.live("a conversion past its time cap is fetch_conversion_timeout, and the next fetch of the session works", () =>
+    Effect.gen(function*() {
+      const server = yield* startServer()
+      const stuck = yield* fetchCall({ url: `${server.base}/nested.html?depth=100000` })
+      assert.strictEqual(codeOf(stuck), "fetch_conversion_timeout")
+      assert.include(textOf(stuck), "took longer than 1500 ms, the conversion time limit of web_fetch")
+      const next = yield* fetchCall({ url: `${server.base}/page.html` })
+      assert.strictEqual(codeOf(next), "Success")
+      assert.include(textOf(next), "# Install guide")
+    }).pipe(Effect.provide(session({ webFetch: { ...ALLOW_LOCAL, convertTimeoutMs: 1500 } }))), 60_000)
+
+  it.live("a converter out of heap is fetch_conversion_failed (the session's process lives on); format html still works", () =>
+    Effect.gen(function*() {
+      const server = yield* startServer()
+      const converter = yield* makeHtmlConverter({ workers: 1, heapMb: 16 })
+      const r = yield* fetchCall({ url: `${server.base}/large.html?bytes=2000000` }).pipe(
+        Effect.provide(session({ webFetch: ALLOW_LOCAL, htmlConverter: converter }))
+      )
+      assert.strictEqual(codeOf(r), "fetch_conversion_failed")
+      assert.include(textOf(r), "needs more than the converter's 16 MiB of memory")
+      const source = yield* fetchCall({ url: `${server.base}/page.html`, format: "html" }).pipe(
+        Effect.provide(session({ webFetch: ALLOW_LOCAL, htmlConverter: converter }))
+      )
+      assert.include(textOf(source), "<h1>Install guide</h1>")
+    }).pipe(Effect.scoped), 90_000)
 })
 
 describe("web_fetch over TLS", () => {
