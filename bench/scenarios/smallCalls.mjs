@@ -76,6 +76,14 @@ const barePty = (file, args) => {
   })
 }
 
+/** `fn` that also adds the CPU time it took in this process (user + system, ms) to `into`. */
+const withCpu = (fn, into) => async () => {
+  const before = process.cpuUsage()
+  await fn()
+  const used = process.cpuUsage(before)
+  into.push((used.user + used.system) / 1000)
+}
+
 const line = (i) => `const value_${i} = "${"x".repeat(40)}";   \n`
 const makeFile = (file, bytes) => {
   const chunks = []
@@ -124,7 +132,9 @@ const editRows = async ({ runs }) => {
     fs.fsyncSync(fd)
     fs.closeSync(fd)
   }
-  const [o, r] = await interleaved([edit, raw], { runs, warmup: 2 })
+  const cpu = [[], []]
+  const [o, r] = await interleaved([withCpu(edit, cpu[0]), withCpu(raw, cpu[1])], { runs, warmup: 2 })
+  const [oc, rc] = cpu.map((xs) => median(xs.slice(2)))
   await rt.dispose()
   fs.rmSync(root, { recursive: true, force: true })
   fs.rmSync(stateDir, { recursive: true, force: true })
@@ -136,7 +146,8 @@ const editRows = async ({ runs }) => {
     unit: "ms",
     limitName: "readFileSync + indexOf + replace + writeFileSync + fsync",
     ratio: median(o) / median(r),
-    note: `target ≤ 1.5×; median of ${runs}, interleaved; best ${Math.min(...o).toFixed(1)} vs ${Math.min(...r).toFixed(1)} ms`
+    note: `target ≤ 1.5×; median of ${runs}, interleaved; best ${Math.min(...o).toFixed(1)} vs ${Math.min(...r).toFixed(1)} ms; ` +
+      `CPU per call ${oc.toFixed(1)} vs ${rc.toFixed(1)} ms`
   }]
 }
 
@@ -149,7 +160,10 @@ export const run = async ({ runs, smoke }) => {
       const bashLine = ["--norc", "-c", "echo 0"]
       const bare = sandbox ? await sandboxedLine(s.root, s.stateDir, "echo 0") : { file: "bash", args: bashLine }
       const bareFn = pty ? barePty(bare.file, bare.args) : bareSpawn(bare.file, bare.args)
-      const [o, b] = await interleaved([s.call, bareFn], { runs: reps, warmup: 2 })
+      const cpu = [[], []]
+      const [o, b] = await interleaved([withCpu(s.call, cpu[0]), withCpu(bareFn, cpu[1])], { runs: reps, warmup: 2 })
+      // The warm-up rounds' CPU is left out, as their times are.
+      const [oc, bc] = cpu.map((xs) => median(xs.slice(2)))
       await s.dispose()
       if (bare.tmpDir) fs.rmSync(bare.tmpDir, { recursive: true, force: true })
       const backend = pty ? "PTY" : "pipes"
@@ -161,7 +175,8 @@ export const run = async ({ runs, smoke }) => {
         unit: "ms",
         limitName: `${pty ? "bare node-pty" : "bare child_process.spawn"} of ${sandbox ? "bwrap (same arguments) " : ""}bash -c, to exit`,
         ratio: median(o) / median(b),
-        note: `target ≤ 2×; median of ${reps}, interleaved; best ${Math.min(...o).toFixed(1)} vs ${Math.min(...b).toFixed(1)} ms`
+        note: `target ≤ 2×; median of ${reps}, interleaved; best ${Math.min(...o).toFixed(1)} vs ${Math.min(...b).toFixed(1)} ms; ` +
+          `CPU in this process per call ${oc.toFixed(1)} vs ${bc.toFixed(1)} ms (the spawn's own included)`
       })
     }
   }
