@@ -59,8 +59,8 @@ export const readUpTo = async (handle: FileHandle, size: number, onChunk?: (chun
 
 /**
  * The chunk size for reading a file expected to be `size` bytes long: one byte more than the
- * file (so a file of that size ends in one short read), at most {@link IO_CHUNK_BYTES}. Two
- * 4 MiB buffers per check of a 1 MB file were most of an edit's garbage.
+ * file (so a file of that size ends in one short read), at most {@link IO_CHUNK_BYTES}: a check
+ * of a 1 MB file no longer allocates two 4 MiB buffers.
  */
 const chunkFor = (size: number): number => Math.max(1, Math.min(IO_CHUNK_BYTES, size + 1))
 
