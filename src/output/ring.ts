@@ -6,17 +6,34 @@
  * @since 0.1.0
  */
 
-/** The last `capacity` bytes pushed. @category models */
+/** The first buffer of a ring (it grows by doubling up to the capacity). @category constants */
+const FIRST_BYTES = 4096
+
+/**
+ * The last `capacity` bytes pushed. The buffer starts small and doubles as bytes come, up to
+ * `capacity`: a short command's screen window (256 KiB) costs a few KiB, not a zeroed 256 KiB.
+ * @category models
+ */
 export class ByteRing {
   /** Bytes kept. */
   readonly capacity: number
-  readonly #buffer: Buffer
-  // Bytes ever pushed; the next byte goes to `#total % capacity`.
+  #buffer: Buffer
+  // Bytes ever pushed; the next byte goes to `#total % capacity` (once the buffer is full size).
   #total = 0
 
   constructor(capacity: number) {
     this.capacity = capacity
-    this.#buffer = Buffer.alloc(capacity)
+    this.#buffer = Buffer.allocUnsafe(Math.min(capacity, FIRST_BYTES))
+  }
+
+  /** Makes the buffer at least `bytes` long (at most the capacity); what is kept stays at its place. */
+  #grow(bytes: number): void {
+    if (this.#buffer.length >= bytes) return
+    let size = this.#buffer.length
+    while (size < bytes) size *= 2
+    const grown = Buffer.allocUnsafe(Math.min(this.capacity, size))
+    this.#buffer.copy(grown, 0, 0, Math.min(this.#total, this.#buffer.length))
+    this.#buffer = grown
   }
 
   /** Bytes ever pushed (more than are kept once the ring wrapped). */
@@ -27,6 +44,8 @@ export class ByteRing {
   /** Appends bytes (copied). */
   push(bytes: Uint8Array): void {
     const capacity = this.capacity
+    // Until the ring first wraps, the bytes are kept from the buffer's start, in order.
+    this.#grow(Math.min(capacity, this.#total + bytes.length))
     const source = bytes.length > capacity ? bytes.subarray(bytes.length - capacity) : bytes
     const at = (this.#total + bytes.length - source.length) % capacity
     const first = Math.min(source.length, capacity - at)

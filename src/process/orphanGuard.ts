@@ -74,9 +74,15 @@ export const startOrphanGuard = (tagPrefix: string): Effect.Effect<OrphanGuard, 
       })
   ).pipe(
     Effect.map((child): OrphanGuard => ({
+      // Written on the next turn of the event loop, while the command runs, not between its spawn
+      // and the wait for it: the write wakes the guard's `sh`, which profiles under load showed
+      // on the call's path.
       watch: (pgid) => {
-        if (pgid === undefined || !child.stdin || child.stdin.destroyed) return
-        child.stdin.write(`${pgid}\n`)
+        if (pgid === undefined) return
+        setImmediate(() => {
+          const stdin = child.stdin
+          if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.write(`${pgid}\n`)
+        })
       }
     }))
   )

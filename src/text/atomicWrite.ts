@@ -59,6 +59,12 @@ export interface AtomicWriteOptions {
   readonly expectedBytes?: Uint8Array | null | undefined
   /** Mode of a new file before the umask (default 0o666). Existing files keep theirs. */
   readonly newFileMode?: number | undefined
+  /**
+   * Runs once the new bytes are durable in the temp file, before the final check and the rename
+   * (before an in-place write: first). A caller overlaps work that must be done before the file
+   * changes (e.g. recording the before-image) with the write and fsync, and joins it here.
+   */
+  readonly beforeReplace?: Effect.Effect<void> | undefined
 }
 
 /** Options of {@link withWriteTarget} (and of {@link atomicWrite}). @category models */
@@ -177,8 +183,14 @@ const verify = Effect.fnUntraced(function*(loc: Location, expected: Expected | u
 
 const tempNameFor = (name: string): string => `.${name}.tw-${randomBytes(6).toString("hex")}.tmp`
 
-const writeInPlace = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, expected: Expected | undefined) {
+const writeInPlace = Effect.fnUntraced(function*(
+  loc: Location,
+  bytes: WriteBytes,
+  expected: Expected | undefined,
+  beforeReplace: Effect.Effect<void>
+) {
   const shown = path.join(loc.dirPath, loc.name)
+  yield* beforeReplace
   yield* verify(loc, expected)
   yield* Effect.scoped(Effect.gen(function*() {
     const handle = yield* open(loc.at(loc.name), O_RDWR | O_NOFOLLOW, { shownAs: shown, dirPath: loc.dirPath }).pipe(
@@ -220,8 +232,10 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
   const length = byteLengthOf(bytes)
   const expected = expectedOf(options)
   const statAfter = lstat(file, target, loc.dirPath)
+  // Joined once at most, whichever way the write goes (a refused rename falls back to in place).
+  const beforeReplace = yield* Effect.cached(options.beforeReplace ?? Effect.void)
   const inPlace = Effect.gen(function*() {
-    yield* writeInPlace(loc, bytes, expected)
+    yield* writeInPlace(loc, bytes, expected, beforeReplace)
     return { path: target, bytes: length, method: "in-place", stats: yield* statAfter } as const
   })
   if (Option.isSome(existing)) {
@@ -245,6 +259,7 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
     yield* loc.recheck
     const created = yield* Effect.result(writeTemp(loc, temp, bytes, existing, options.newFileMode ?? 0o666))
     if (Result.isFailure(created)) return created.failure
+    yield* beforeReplace
     yield* verify(loc, expected)
     yield* loc.recheck
     yield* rename(loc.at(temp), file, target, loc.dirPath)

@@ -58,15 +58,26 @@ export const readUpTo = async (handle: FileHandle, size: number, onChunk?: (chun
 }
 
 /**
- * Reads an open file from its start to its end in chunks through two chunk buffers (the next read
- * in flight while `onChunk` sees the last one), until `onChunk` returns false. Whether it read to
- * the end.
+ * The chunk size for reading a file expected to be `size` bytes long: one byte more than the
+ * file (so a file of that size ends in one short read), at most {@link IO_CHUNK_BYTES}: a check
+ * of a 1 MB file no longer allocates two 4 MiB buffers.
  */
-const eachChunk = async (handle: FileHandle, onChunk: (chunk: Buffer, position: number) => boolean): Promise<boolean> => {
-  const buffers = [Buffer.allocUnsafe(IO_CHUNK_BYTES), Buffer.allocUnsafe(IO_CHUNK_BYTES)] as const
+const chunkFor = (size: number): number => Math.max(1, Math.min(IO_CHUNK_BYTES, size + 1))
+
+/**
+ * Reads an open file from its start to its end in chunks of `chunkBytes` through two chunk
+ * buffers (the next read in flight while `onChunk` sees the last one), until `onChunk` returns
+ * false. Whether it read to the end.
+ */
+const eachChunk = async (
+  handle: FileHandle,
+  chunkBytes: number,
+  onChunk: (chunk: Buffer, position: number) => boolean
+): Promise<boolean> => {
+  const buffers = [Buffer.allocUnsafe(chunkBytes), undefined as Buffer | undefined]
   let position = 0
   let turn = 0
-  let pending = readAt(handle, buffers[0], 0, IO_CHUNK_BYTES, 0)
+  let pending = readAt(handle, buffers[0]!, 0, chunkBytes, 0)
   for (;;) {
     const n = await pending
     if (n === 0) return true
@@ -75,8 +86,9 @@ const eachChunk = async (handle: FileHandle, onChunk: (chunk: Buffer, position: 
     position += n
     turn ^= 1
     // A short read of a regular file is its end: no further read is needed to find it.
-    const more = n === IO_CHUNK_BYTES
-    if (more) pending = readAt(handle, buffers[turn]!, 0, IO_CHUNK_BYTES, position)
+    const more = n === chunkBytes
+    // The second buffer only once a file turns out longer than one chunk.
+    if (more) pending = readAt(handle, (buffers[turn] ??= Buffer.allocUnsafe(chunkBytes)), 0, chunkBytes, position)
     if (!onChunk(current.subarray(0, n), at)) return false
     if (!more) return true
   }
@@ -91,17 +103,18 @@ const eachChunk = async (handle: FileHandle, onChunk: (chunk: Buffer, position: 
 export const sameContents = async (handle: FileHandle, expected: Uint8Array): Promise<boolean> => {
   const want = Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength)
   let seen = 0
-  const same = await eachChunk(handle, (chunk, at) => {
+  const same = await eachChunk(handle, chunkFor(want.length), (chunk, at) => {
     seen = at + chunk.length
     return seen <= want.length && chunk.equals(want.subarray(at, seen))
   })
   return same && seen === want.length
 }
 
-/** The sha256 of an open file's bytes to its end, read in chunks (two chunk buffers, whatever the size). @category hashing */
+/** The sha256 of an open file's bytes to its end, read in chunks (at most two chunk buffers, whatever the size). @category hashing */
 export const hashContents = async (handle: FileHandle): Promise<string> => {
   const hash = createHash("sha256")
-  await eachChunk(handle, (chunk) => {
+  const { size } = await handle.stat()
+  await eachChunk(handle, chunkFor(size), (chunk) => {
     hash.update(chunk)
     return true
   })

@@ -20,6 +20,7 @@
  */
 import type { Stats } from "node:fs"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import {
   FileReadCache,
@@ -206,8 +207,9 @@ export interface CommitOptions<P, E, E2> {
 }
 
 /**
- * Commits a plan: before-image first, then the final prior-read check, then — under the file's
- * write lock — the compare-and-swap write against the plan's snapshot (parent directories created
+ * Commits a plan: the before-image (recorded while the temp file is written, finished before the
+ * file changes), the final prior-read check, then — under the file's write lock — the
+ * compare-and-swap write against the plan's snapshot (parent directories created
  * for a new file, inside the roots). When the file changed since the plan and `replan` is given,
  * the change is planned again on the current bytes and written under the same lock. Finally the
  * read-cache record (`cacheable` as the tool says). Returns the plan that was written.
@@ -220,27 +222,33 @@ export const commitPlan = <P extends CommitPlan, E, E2 = never>(
 ): Effect.Effect<CommitResult & { readonly plan: P }, E | E2 | FileTooLarge | DiskError | FileChangedSinceRead> =>
   Effect.gen(function*() {
     const abs = plan.snapshot.abs
-    const history = yield* backup(ctx, plan.snapshot, options.tool)
+    // The before-image is recorded while the new bytes are written and fsync'ed, and joined before
+    // the file changes (the final check and the rename). The backup never fails: a failure to
+    // record is reported as `historyError`, and the write goes on.
+    const recording = yield* Effect.forkChild(backup(ctx, plan.snapshot, options.tool))
+    const recorded = Fiber.join(recording)
+    // Whatever ends the commit, the record is finished, not cut off half-written.
+    yield* Effect.addFinalizer(() => Effect.asVoid(Fiber.await(recording)))
     yield* settled(abs, options.guard)(plan.snapshot.exists)
     const target = { within: ctx.workspace.roots, createParents: !plan.snapshot.exists }
     // The read-cache record is made under the lock too, so a writer that waited for it sees it.
-    const recorded = <X extends { readonly written: { readonly stats: Stats } }>(result: X) =>
+    const cached = <X extends { readonly written: { readonly stats: Stats } }>(result: X) =>
       Effect.as(ctx.cache.recordWrite(abs, result.written.stats, { cacheable: options.cacheable ?? true }), result)
     const done = yield* withWriteTarget(abs, target, (file) =>
       Effect.gen(function*() {
-        const first = yield* Effect.result(file.write(plan.newBytes, { expectedBytes: plan.snapshot.bytes }))
-        if (first._tag === "Success") return yield* recorded({ written: first.success, plan, history })
+        const first = yield* Effect.result(file.write(plan.newBytes, { expectedBytes: plan.snapshot.bytes, beforeReplace: Effect.asVoid(recorded) }))
+        if (first._tag === "Success") return yield* cached({ written: first.success, plan, history: yield* recorded })
         const replan = options.replan
         if (!hasCode(first.failure, FileChangedSinceRead) || replan === undefined) return yield* first.failure
         const snapshot = yield* snapshotOf(ctx, abs, yield* file.current)
         const next = yield* replan(snapshot)
         const again = yield* backup(ctx, next.snapshot, options.tool)
         const written = yield* file.write(next.newBytes, { expectedBytes: next.snapshot.bytes })
-        return yield* recorded({ written, plan: next, history: again })
+        return yield* cached({ written, plan: next, history: again })
       }))
     const { written } = done
     return { path: written.path, bytes: written.bytes, method: written.method, stats: written.stats, ...done.history, plan: done.plan }
-  })
+  }).pipe(Effect.scoped)
 
 /**
  * Commits new bytes computed from `snapshot` ({@link commitPlan} without a re-plan: a change by

@@ -113,8 +113,9 @@ describe("the plain scan", () => {
     assert.strictEqual(makePlainScanner(false), plainByRegExp)
   })
 
-  it("agrees with the definition on any bytes, both implementations", () => {
-    const wasm = makePlainScanner()
+  it("agrees with the definition on any bytes, both implementations (and the capture's mix of them)", () => {
+    const wasm = makePlainScanner(true, 0)
+    const mixed = makePlainScanner()
     const byte = fc.oneof(
       { weight: 8, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) },
       { weight: 3, arbitrary: fc.constantFrom(9, 10, 13) },
@@ -126,6 +127,7 @@ describe("the plain scan", () => {
         const expected = expectedScan(bytes)
         assert.isTrue(sameScan(wasm(bytes), expected), JSON.stringify(values))
         assert.isTrue(sameScan(plainByRegExp(bytes), expected), JSON.stringify(values))
+        assert.isTrue(sameScan(mixed(bytes), expected), JSON.stringify(values))
       }),
       { seed: 11, numRuns: 2000 }
     )

@@ -37,6 +37,22 @@ describe("ProcessHost: PTY path", () => {
       }
       assert.strictEqual(result.exitCode, 0)
     }).pipe(Effect.provide(hostLayer())))
+
+  it.live("plain output is its own screen: no replay, no ANSI; a lone carriage return or a non-ASCII byte still renders", () =>
+    Effect.gen(function*() {
+      const plain = yield* run("printf 'one\\ttwo\\nthree\\n'")
+      assert.strictEqual(plain.output.kind === "text" ? plain.output.text : "", "one\ttwo\nthree\n")
+      assert.isUndefined(plain.ansi)
+      const overwritten = yield* run("printf 'abc\\rX\\n'")
+      const accented = yield* run("printf 'caf\\303\\251\\n'")
+      if (ptyLoads()) {
+        assert.strictEqual(overwritten.ansi, "Xbc")
+        assert.strictEqual(accented.ansi, "café")
+      } else {
+        assert.isUndefined(overwritten.ansi)
+        assert.isUndefined(accented.ansi)
+      }
+    }).pipe(Effect.provide(hostLayer())))
 })
 
 describe("ProcessHost: PTY live output and load failure", () => {

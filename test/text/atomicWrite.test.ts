@@ -151,4 +151,28 @@ describe("atomicWrite", () => {
       assert.isTrue(content.toString() === "old" || content.length === 64 * 1024 * 1024)
       assert.deepStrictEqual(fs.readdirSync(dir), ["big.bin"])
     }))
+
+  it.effect("beforeReplace runs once, after the temp file is written and before the file changes, on both write paths", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const file = path.join(dir, "hooked.txt")
+      fs.writeFileSync(file, "old")
+      const seen: Array<{ readonly content: string; readonly entries: ReadonlyArray<string> }> = []
+      const beforeReplace = Effect.sync(() => {
+        seen.push({ content: fs.readFileSync(file, "utf8"), entries: fs.readdirSync(dir).sort() })
+      })
+      const atomic = yield* atomicWrite(file, bytes("new"), { expectedBytes: bytes("old"), beforeReplace })
+      assert.strictEqual(atomic.method, "atomic")
+      assert.strictEqual(seen.length, 1)
+      assert.strictEqual(seen[0]!.content, "old")
+      // The temp file holds the new bytes already: only the check and the rename are left.
+      const temp = seen[0]!.entries.find((n) => n.endsWith(".tmp"))
+      assert.isDefined(temp)
+      fs.linkSync(file, path.join(dir, "link.txt"))
+      const inPlace = yield* atomicWrite(file, bytes("newer"), { expectedBytes: bytes("new"), beforeReplace })
+      assert.strictEqual(inPlace.method, "in-place")
+      assert.strictEqual(seen.length, 2)
+      assert.strictEqual(seen[1]!.content, "new")
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "newer")
+    }))
 })

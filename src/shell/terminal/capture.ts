@@ -134,7 +134,8 @@ export class OutputCapture {
   readonly #budget: SpillBudget | undefined
   readonly #toolName: string
   // Of the bytes written to the spill file, for keeping it as a saved output.
-  readonly #hash: Hash = createHash("sha256")
+  // Made when the first bytes are written to a spill file: a short command's capture never needs one.
+  #hash: Hash | undefined
   #newlines = 0
   #endsWithNewline = true
   // Live text not yet taken (`takeLive`), its last LIVE_TEXT_CHARS at most; undefined: not tracked.
@@ -303,7 +304,7 @@ export class OutputCapture {
     if (path === undefined || this.#binary || this.#discarded > 0 || this.#failed !== undefined || !this.#budget?.keep) return path
     const facts = {
       bytes: this.#spilledBytes,
-      sha256: this.#hash.digest("hex"),
+      sha256: (this.#hash ??= createHash("sha256")).digest("hex"),
       lines: this.#newlines + (this.#endsWithNewline ? 0 : 1)
     }
     return this.#budget.keep(path, this.#toolName, facts)?.path ?? path
@@ -423,6 +424,7 @@ export class OutputCapture {
   /** Hash and line count of written text bytes. */
   #account(bytes: Buffer): void {
     if (bytes.length === 0) return
+    this.#hash ??= createHash("sha256")
     this.#hash.update(bytes)
     for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) this.#newlines++
     this.#endsWithNewline = bytes[bytes.length - 1] === 10

@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { randomBytes } from "node:crypto"
+import { randomUUID } from "node:crypto"
 
 /** A mark and the filter that takes it out of a PTY's output. @category models */
 export interface DrainMark {
@@ -32,11 +32,17 @@ export interface DrainMark {
 export const DRAIN_MARK_PREFIX = "\x1b]TW-DRAIN-"
 
 /**
+ * Eight random bytes from `randomUUID`, which draws on a pool Node refills every 128 ids (a
+ * `randomBytes` call per command asked the kernel each time).
+ */
+const freshNonce = (): Buffer => Buffer.from(randomUUID().replaceAll("-", ""), "hex").subarray(8)
+
+/**
  * A fresh mark whose filter passes everything else to `sink`, in order.
  *
  * @category constructors
  */
-export const makeDrainMark = (sink: (chunk: Buffer) => void, nonce: Buffer = randomBytes(8)): DrainMark => {
+export const makeDrainMark = (sink: (chunk: Buffer) => void, nonce: Buffer = freshNonce()): DrainMark => {
   const bytes = Buffer.from(`${DRAIN_MARK_PREFIX}${nonce.toString("hex").toUpperCase()}\x07`, "latin1")
   let armed = false
   let found = false

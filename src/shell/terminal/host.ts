@@ -112,7 +112,7 @@ export interface RunResult extends ExitInfo {
   readonly pid: number | undefined
   readonly timedOut: boolean
   readonly output: CapturedOutput
-  /** The PTY screen as ANSI text (PTY only). */
+  /** The PTY screen as ANSI text (PTY only, and only when the output is more than plain text). */
   readonly ansi?: string | undefined
   readonly elapsedMs: number
   /** The sandbox the command ran in (`off`: none). */
@@ -395,7 +395,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         if (live) yield* Fiber.interrupt(live)
         yield* emit
         const output = finish()
-        const ansi = screen && output.kind === "text" ? yield* screen.render : undefined
+        const ansi = screen && output.kind === "text" && screen.styled ? yield* screen.render : undefined
         const handoff: Handoff = {
           reason: outcome.value.reason,
           proc: { ...proc, tag },
@@ -433,7 +433,9 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       yield* emit // the trailing update
       const output = finish()
       yield* emitText // the last lines, the unterminated one included
-      const ansi = screen && output.kind === "text" ? yield* screen.render : undefined
+      // Plain output (no escape sequence, control character or non-ASCII byte) is its own screen:
+      // the replay into a new terminal is skipped and the text is shown.
+      const ansi = screen && output.kind === "text" && screen.styled ? yield* screen.render : undefined
       return {
         ...exit,
         backend: proc.backend,

@@ -118,6 +118,13 @@ const NOT_PLAIN = /[^\t\n\r\x20-\x7e]|\r(?!\n)/
 
 const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1")
 
+/**
+ * Whether bytes are plain text as {@link PlainScanner} defines it (tab, newline, printable ASCII,
+ * `\r` only before `\n`): nothing in them styles text or moves the cursor.
+ * @category models
+ */
+export const isPlainText = (bytes: Uint8Array): boolean => !NOT_PLAIN.test(latin1(bytes))
+
 /** The regular-expression scanner (where WebAssembly is unavailable, and for inputs with `\r` longer than a window). @category scanning */
 export const plainByRegExp: PlainScanner = (bytes) => {
   const text = latin1(bytes)
@@ -161,16 +168,29 @@ const compiledModule: () => CompiledScan | undefined = (() => {
 })()
 
 /**
- * A new scanner with its own WebAssembly memory (128 KiB), or the regular-expression scanner when
- * WebAssembly cannot run (or `webAssembly` is false). One per capture: the memory is scratch
- * space, never shared.
+ * Chunks shorter than this go through the regular expression: for a few bytes it is as fast, and
+ * a short command's output (most calls) then never pays for an instance and its memory.
+ * @category constants
+ */
+export const SMALL_CHUNK_BYTES = 4096
+
+/**
+ * A new scanner with its own WebAssembly memory (128 KiB, made at its first chunk of
+ * {@link SMALL_CHUNK_BYTES} or more), or the regular-expression scanner when WebAssembly cannot
+ * run (or `webAssembly` is false). One per capture: the memory is scratch space, never shared.
+ * `smallChunkBytes` (tests: 0 to scan everything on WebAssembly) is {@link SMALL_CHUNK_BYTES}.
  *
  * @category constructors
  */
-export const makePlainScanner = (webAssembly = true): PlainScanner => {
+export const makePlainScanner = (webAssembly = true, smallChunkBytes = SMALL_CHUNK_BYTES): PlainScanner => {
   const api = wasmApi()
   const module = webAssembly ? compiledModule() : undefined
   if (module === undefined || api === undefined) return plainByRegExp
+  let scanner: PlainScanner | undefined
+  return (bytes) => (bytes.length < smallChunkBytes ? plainByRegExp(bytes) : (scanner ??= wasmScanner(api, module))(bytes))
+}
+
+const wasmScanner = (api: WasmApi, module: CompiledScan): PlainScanner => {
   const instance = new api.Instance(module)
   const scan = instance.exports["scan"] as (len: number) => number
   const compact = instance.exports["compact"] as (len: number) => number

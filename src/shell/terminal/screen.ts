@@ -11,6 +11,7 @@ import { createRequire } from "node:module"
 import * as Effect from "effect/Effect"
 import type { IBufferCell, Terminal as XtermTerminal } from "@xterm/headless"
 import { ByteRing } from "../../output/index.js"
+import { isPlainText } from "./plainScan.js"
 
 /** Raw output bytes kept for replay. @category constants */
 export const SCREEN_WINDOW_BYTES = 256 * 1024
@@ -129,6 +130,16 @@ export class Screen {
   /** Whether output older than the window was dropped from the replay. */
   get truncated(): boolean {
     return (this.#window?.total ?? 0) > SCREEN_WINDOW_BYTES
+  }
+
+  /**
+   * Whether the screen would show more than the plain text: the window holds an escape sequence,
+   * a control character, a lone `\r` or a non-ASCII byte. When it does not, the text is the screen
+   * (the terminal would only expand its tabs and drop trailing blanks), and {@link render}, which
+   * replays the window into a new terminal, can be skipped.
+   */
+  get styled(): boolean {
+    return this.#window !== undefined && !isPlainText(this.#window.bytes())
   }
 
   /** Appends raw terminal output (a string is taken as its UTF-8 bytes). */

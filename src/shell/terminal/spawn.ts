@@ -76,6 +76,9 @@ const signalName = (n: number | undefined): NodeJS.Signals | null => {
 /** Quiet time after a PTY child is gone before its output counts as drained, where no drain mark could be written. @category constants */
 export const PTY_QUIET_MS = 20
 
+/** How many times a PTY child is looked for every millisecond before the checks slow down (to every 10 ms). */
+const FAST_POLLS = 20
+
 /** How long the drain mark may take to come back before the PTY counts as drained anyway. @category constants */
 export const PTY_MARK_WAIT_MS = 250
 
@@ -94,12 +97,15 @@ const slaveDevice = (term: NodePty.IPty): string | undefined => {
   return typeof device === "string" ? device : undefined
 }
 
-/** Opens the PTY's slave side; undefined when it cannot. */
+/**
+ * Opens the PTY's slave side, non-blocking (the drain mark is written through it, and a full PTY
+ * buffer must not block the thread that drains it); undefined when it cannot.
+ */
 const holdSlave = (term: NodePty.IPty): { fd: number | undefined } | undefined => {
   const device = slaveDevice(term)
   if (device === undefined) return undefined
   try {
-    return { fd: fs.openSync(device, fs.constants.O_RDWR | fs.constants.O_NOCTTY) }
+    return { fd: fs.openSync(device, fs.constants.O_RDWR | fs.constants.O_NOCTTY | fs.constants.O_NONBLOCK) }
   } catch {
     return undefined
   }
@@ -117,23 +123,17 @@ export const closeHeldDescriptor = (holder: { fd: number | undefined }): void =>
 }
 
 /**
- * Writes the rest of the drain mark (from byte `sent`) to the PTY's slave side without blocking (a
- * full PTY buffer would block the thread that drains it). Returns how much of the mark is written
- * now (a full buffer takes part of it, or none: the rest goes on a later try), or undefined when
- * it cannot be written at all.
+ * Writes the rest of the drain mark (from byte `sent`) through the held, non-blocking slave side.
+ * Returns how much of the mark is written now (a full buffer takes part of it, or none: the rest
+ * goes on a later try), or undefined when it cannot be written at all.
  */
-const writeMark = (term: NodePty.IPty, mark: DrainMark, sent: number): number | undefined => {
-  const device = slaveDevice(term)
-  if (device === undefined) return undefined
-  let fd: number | undefined
+const writeMark = (holder: { fd: number | undefined }, mark: DrainMark, sent: number): number | undefined => {
+  if (holder.fd === undefined) return undefined
   try {
-    fd = fs.openSync(device, fs.constants.O_WRONLY | fs.constants.O_NOCTTY | fs.constants.O_NONBLOCK)
     mark.arm()
-    return sent + fs.writeSync(fd, mark.bytes, sent, mark.bytes.length - sent)
+    return sent + fs.writeSync(holder.fd, mark.bytes, sent, mark.bytes.length - sent)
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EAGAIN" ? sent : undefined
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 
@@ -185,7 +185,9 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
       let markSent = 0
       let markDoneAt: number | undefined
       let markFailed = false
-      // Polled often at first (most commands are short), then every 10 ms.
+      // Polled every millisecond for the first ones (most commands are short), then less often,
+      // up to every 10 ms.
+      let polls = 0
       let delay = 1
       let timer: ReturnType<typeof setTimeout> | undefined
       const check = () => {
@@ -195,7 +197,7 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
           const now = Date.now()
           goneAt ??= now
           if (markDoneAt === undefined && !markFailed) {
-            const sent = writeMark(term, mark, markSent)
+            const sent = writeMark(holder, mark, markSent)
             if (sent === undefined) markFailed = true
             else if ((markSent = sent) === mark.bytes.length) markDoneAt = now
           }
@@ -213,7 +215,7 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
             return
           }
         }
-        delay = Math.min(delay + 1, 10)
+        if (++polls > FAST_POLLS) delay = Math.min(delay + 1, 10)
         timer = setTimeout(check, delay)
         timer.unref()
       }
