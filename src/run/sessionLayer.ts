@@ -80,6 +80,12 @@ export interface SessionOptions {
   readonly resume?: boolean | undefined
   /** With `sessionId`: where sessions are kept (default: files under the state directory). */
   readonly sessionStore?: SessionStoreService | undefined
+  /**
+   * A PostgreSQL URL (`postgres://user@host:5432/db`): with `sessionId` and no `sessionStore`, the
+   * session is kept in that database (see `docs/sessions.md`). The session holds a small pool for
+   * its life. Unset: files under the state directory.
+   */
+  readonly sqlUrl?: string | undefined
   /** With `sessionId`: unused longer than this (ms), it is expired (default `TOOLWRIGHT_SESSION_TTL_HOURS`, else 7 days). */
   readonly sessionTtlMs?: number | undefined
   /**
@@ -132,7 +138,14 @@ export const layer = (
       Effect.mapError((e) => new SessionInitError({ message: e.message }))
     )
     // A named session is looked up before anything is built: unknown (with resume) or expired fails here.
-    const store = options.sessionStore ?? makeFileSessionStore(probe.stateDir)
+    const sqlUrl = options.sqlUrl
+    const store = options.sessionStore ?? (options.sessionId !== undefined && sqlUrl !== undefined
+      ? yield* Effect.flatMap(
+        // floors: start-up — the PostgreSQL driver loads only for a session kept in SQL
+        Effect.promise(() => import("../session/sqlSessionStore.js")),
+        (m) => m.sqlSessionStore(sqlUrl)
+      )
+      : makeFileSessionStore(probe.stateDir))
     const named = options.sessionId === undefined ? undefined : namedSessionLayer(
       options.sessionId,
       yield* openNamedSession({ name: options.sessionId, resume: options.resume, ttlMs: options.sessionTtlMs }, store),

@@ -27,7 +27,8 @@ export {
   SessionNotFound,
   type SessionRecord,
   SessionStoreFailed,
-  type SessionStoreService
+  type SessionStoreService,
+  SQL_URL_ENV
 } from "./sessionStore.js"
 export { ensureStateSubdir } from "./stateDir.js"
 export { makeWorkspace, Workspace, type WorkspaceService } from "./workspace.js"

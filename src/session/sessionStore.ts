@@ -31,6 +31,9 @@ export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 /** The environment variable that overrides {@link DEFAULT_SESSION_TTL_MS}, in hours. @category constants */
 export const SESSION_TTL_ENV = "TOOLWRIGHT_SESSION_TTL_HOURS"
 
+/** The environment variable naming the PostgreSQL URL of `--session-store sql`. @category constants */
+export const SQL_URL_ENV = "TOOLWRIGHT_SQL_URL"
+
 /** One piece of read evidence, portable across processes. @category models */
 export const StoredEvidence = Schema.Struct({
   /** Index into the record's `roots`. */
