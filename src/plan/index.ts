@@ -31,6 +31,7 @@ export {
   updateTask
 } from "./board.js"
 export { BOARD_FILE, BOARD_LOCK_FILE, makeTaskBoardStore, type TaskBoardStore } from "./boardStore.js"
+export { BOARDS_TABLE, makeSqlTaskBoardStore, migrateTaskBoards, TaskBoardSource, taskBoardStoreFor } from "./sqlBoardStore.js"
 export { LOCK_STALE_MS, LOCK_TIMEOUT_MS, type LockHolder, type LockOptions, LockTimeout, withFileLock } from "./lock.js"
 export {
   AskTexts,

@@ -139,13 +139,12 @@ export const layer = (
     )
     // A named session is looked up before anything is built: unknown (with resume) or expired fails here.
     const sqlUrl = options.sqlUrl
-    const store = options.sessionStore ?? (options.sessionId !== undefined && sqlUrl !== undefined
-      ? yield* Effect.flatMap(
-        // floors: start-up — the PostgreSQL driver loads only for a session kept in SQL
-        Effect.promise(() => import("../session/sqlSessionStore.js")),
-        (m) => m.sqlSessionStore(sqlUrl)
-      )
-      : makeFileSessionStore(probe.stateDir))
+    const sql = sqlUrl === undefined ? undefined : yield* Effect.flatMap(
+      // floors: start-up — the PostgreSQL driver loads only for a session kept in SQL
+      Effect.promise(() => import("./sqlState.js")),
+      (m) => m.sqlState(sqlUrl)
+    )
+    const store = options.sessionStore ?? sql?.sessionStore ?? makeFileSessionStore(probe.stateDir)
     const named = options.sessionId === undefined ? undefined : namedSessionLayer(
       options.sessionId,
       yield* openNamedSession({ name: options.sessionId, resume: options.resume, ttlMs: options.sessionTtlMs }, store),
@@ -173,6 +172,7 @@ export const layer = (
         }).pipe(Effect.mapError((e) => new SessionInitError({ message: e.message })))
       ),
       FileReadCache.layer(options.readEvidence ? { readEvidence: options.readEvidence } : {}),
+      sql?.taskBoard ?? Layer.empty,
       OutputStore.layer({
         dir: outputDir,
         maxFileBytes: outputLimits.maxOutputFileBytes,

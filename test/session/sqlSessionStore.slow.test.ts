@@ -102,6 +102,31 @@ layer(Pg.layer, { timeout: 60_000, excludeTestServices: true })("SQL session sto
       assert.strictEqual(kept[0]!.record, "{nope")
     }))
 
+  it.effect("the task board in SQL: two sessions on separate pools × 24 concurrent task_create → ids 1–48 once each, no lock file", () =>
+    Effect.gen(function*() {
+      const pg = yield* Pg
+      const s = setup(pg.url)
+      const creates = (who: string) =>
+        Effect.all(
+          Array.from({ length: 24 }, (_, i) => s.call("task_create", { subject: `${who} ${i}`, description: `task ${i} of ${who}` })),
+          { concurrency: "unbounded" }
+        )
+      const results = yield* Effect.all([
+        creates("left").pipe(Effect.provide(s.layer("board-left"))),
+        creates("right").pipe(Effect.provide(s.layer("board-right")))
+      ], { concurrency: "unbounded" })
+      assert.deepStrictEqual(new Set(results.flat().map(codeOf)), new Set(["Success"]))
+      const rows = yield* withSql(pg.url, (sql) =>
+        sql<{ readonly board: string }>`select board from toolwright_task_boards where key = ${s.root}`)
+      const board = JSON.parse(rows[0]!.board) as { readonly nextId: number; readonly tasks: ReadonlyArray<{ readonly id: string }> }
+      const ids = board.tasks.map((t) => Number(t.id)).sort((a, b) => a - b)
+      assert.deepStrictEqual(ids, Array.from({ length: 48 }, (_, i) => i + 1))
+      assert.strictEqual(board.nextId, 49)
+      assert.isFalse(fs.existsSync(path.join(s.stateDir, "tasks")))
+      const listed = yield* s.call("task_list", {}).pipe(Effect.provide(s.layer("board-left")))
+      assert.strictEqual(codeOf(listed), "Success")
+    }))
+
   it.effect("the store on a client in context: ten stores created at once migrate without a race", () =>
     Effect.gen(function*() {
       const pg = yield* Pg
