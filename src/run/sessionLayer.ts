@@ -25,6 +25,7 @@ import {
   type ReadEvidence,
   Session,
   SessionEvents,
+  type SessionExtras,
   type SessionStoreService,
   Workspace
 } from "../session/index.js"
@@ -97,6 +98,29 @@ export interface SessionOptions {
   readonly webFetch?: WebFetchOptions | undefined
 }
 
+/**
+ * The rest of a named session's record: tools revealed by `tool_search` are revealed again (an MCP
+ * tool not registered yet when the session starts stays hidden), and reminders still waiting for
+ * the model when the session closed are queued again.
+ */
+const sessionExtras: SessionExtras<Registry.ToolRegistry | SessionEvents> = {
+  restore: (record) =>
+    Effect.gen(function*() {
+      const registry = yield* Registry.ToolRegistry
+      const events = yield* SessionEvents
+      if (record.revealed !== undefined && record.revealed.length > 0) {
+        yield* registry.reveal(record.revealed).pipe(Effect.ignore)
+      }
+      for (const [i, text] of (record.reminders ?? []).entries()) yield* events.remind(`resumed-${i}`, text)
+    }),
+  capture: Effect.gen(function*() {
+    const view = yield* (yield* Registry.ToolRegistry).deferredView
+    const revealed = view.deferred.map((t) => t.name).filter((name) => !view.isHidden(name))
+    const reminders = yield* (yield* SessionEvents).takeReminders
+    return { revealed, reminders }
+  })
+}
+
 /** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
 export class SessionInitError extends Schema.TaggedError<SessionInitError>()("SessionInitError", { message: Schema.String }) {}
 
@@ -148,7 +172,8 @@ export const layer = (
     const named = options.sessionId === undefined ? undefined : namedSessionLayer(
       options.sessionId,
       yield* openNamedSession({ name: options.sessionId, resume: options.resume, ttlMs: options.sessionTtlMs }, store),
-      store
+      store,
+      sessionExtras
     )
     const outputsRoot = yield* ensureStateSubdir(probe.stateDir, "outputs").pipe(
       Effect.mapError((e) => new SessionInitError({ message: `Cannot create the output directory: ${e.message}` }))
