@@ -192,9 +192,6 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
       message: `--session-store sql needs the database: give --sql postgres://user@host:5432/db or set ${SQL_URL_ENV}.`
     })
   }
-  if (sql !== undefined && name === undefined) {
-    return yield* new SessionInitError({ message: "--session-store sql keeps a named session: give its name with --session NAME." })
-  }
   const webFetchHosts = (flags["web-fetch-allow"] ?? []).flatMap(splitAllowList)
   return {
     ...(mcp !== undefined ? { mcp } : {}),
@@ -234,7 +231,7 @@ const serve = Command.make("serve", {
   if (Option.isSome(flags.http)) {
     if (options.sessionId !== undefined) {
       return yield* new SessionInitError({
-        message: "--session names one session, and --http serves one session per MCP client: drop --session (each HTTP client gets its own session)."
+        message: "--session names one session, and --http serves one session per MCP client: drop --session (an HTTP client names its session with the X-Toolwright-Session header)."
       })
     }
     return yield* serveOverHttp(options, { ...flags, http: flags.http.value })

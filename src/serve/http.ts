@@ -20,7 +20,7 @@ import {
   MCP_PATH,
   requireToken
 } from "./httpAccess.js"
-import { makeSessionTable, type SessionTable } from "./httpSessions.js"
+import { makeSessionTable, namedSessionOf, type SessionTable } from "./httpSessions.js"
 import { announcementOf, buildSession, chosenDeferredMode, type ServeOptions } from "./server.js"
 
 /** The HTTP server could not listen (address in use, not available, no permission). @category errors */
@@ -94,7 +94,7 @@ async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
   }
   table.reserve()
   try {
-    const session = await runPromise(table.open())
+    const session = await runPromise(table.open(namedSessionOf(req.headers)))
     res.once("close", () => {
       session.lastSeen = Date.now()
     })
