@@ -42,6 +42,7 @@ import { builtinFactory, readMcpResourceFactory, type SessionServices } from "./
 import { ToolHooks } from "./hooks.js"
 import type { ApprovalMode, PermissionRule } from "./policy.js"
 import * as SchedulerModule from "./scheduler.js"
+import type { SqlState } from "./sqlState.js"
 
 /** Everything a session is configured with. @category models */
 export interface SessionOptions {
@@ -87,6 +88,11 @@ export interface SessionOptions {
    * its life. Unset: files under the state directory.
    */
   readonly sqlUrl?: string | undefined
+  /**
+   * What sessions keep in SQL, built once (`sqlState(url)`, `src/run/sqlState.ts`) and
+   * shared by many sessions instead of a pool each; wins over `sqlUrl`. `serve --http` builds one per door.
+   */
+  readonly sqlState?: SqlState | undefined
   /** With `sessionId`: unused longer than this (ms), it is expired (default `TOOLWRIGHT_SESSION_TTL_HOURS`, else 7 days). */
   readonly sessionTtlMs?: number | undefined
   /**
@@ -163,11 +169,11 @@ export const layer = (
     )
     // A named session is looked up before anything is built: unknown (with resume) or expired fails here.
     const sqlUrl = options.sqlUrl
-    const sql = sqlUrl === undefined ? undefined : yield* Effect.flatMap(
+    const sql = options.sqlState ?? (sqlUrl === undefined ? undefined : yield* Effect.flatMap(
       // floors: start-up — the PostgreSQL driver loads only for a session kept in SQL
       Effect.promise(() => import("./sqlState.js")),
       (m) => m.sqlState(sqlUrl)
-    )
+    ))
     const store = options.sessionStore ?? sql?.sessionStore ?? makeFileSessionStore(probe.stateDir)
     const named = options.sessionId === undefined ? undefined : namedSessionLayer(
       options.sessionId,
