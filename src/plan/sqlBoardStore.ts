@@ -3,20 +3,19 @@
  * (`--session-store sql`): one row per board holding the board as JSON. Every change is one
  * transaction that locks the row (`select … for update`), applies the change and writes it back,
  * so ids are handed out once each however many processes and machines create tasks at once; no
- * lock file is involved. A row that does not decode is never overwritten.
+ * lock file is involved. A row that does not decode is never overwritten. The task tools find it
+ * through `TaskBoardSource` (boardStore.ts), which a session kept in SQL sets.
  *
  * @since 0.2.0
  */
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import type { WorkspaceService } from "../session/index.js"
 import { ExecutionFailed, ReadContentFailure } from "../tool/index.js"
 import { Board, emptyBoard } from "./board.js"
-import { type BoardChange, type BoardError, makeTaskBoardStore, type TaskBoardStore } from "./boardStore.js"
+import type { BoardChange, BoardError, TaskBoardStore } from "./boardStore.js"
 
 /** The table that holds task boards. @category constants */
 export const BOARDS_TABLE = "toolwright_task_boards"
@@ -25,23 +24,6 @@ export const BOARDS_TABLE = "toolwright_task_boards"
 const SCHEMA_LOCK = 7_265_117_100_918
 
 const decodeBoard = Schema.decodeUnknownEffect(Schema.fromJsonString(Board))
-
-/**
- * Where a session's task tools keep the board: unset, the workspace's board file; set, this
- * function's store (a session kept in SQL sets it to the SQL board of its workspace).
- * @category services
- */
-export const TaskBoardSource = Context.Reference<((workspace: WorkspaceService) => TaskBoardStore) | undefined>(
-  "toolwright/plan/TaskBoardSource",
-  { defaultValue: () => undefined }
-)
-
-/** The task board of the session's workspace, from {@link TaskBoardSource}. @category constructors */
-export const taskBoardStoreFor = (workspace: WorkspaceService): Effect.Effect<TaskBoardStore> =>
-  Effect.gen(function*() {
-    const source = yield* TaskBoardSource
-    return source === undefined ? makeTaskBoardStore(workspace) : source(workspace)
-  })
 
 const failure = (what: string, key: string) => (e: SqlError) =>
   new ExecutionFailed({

@@ -10,7 +10,7 @@ import * as Result from "effect/Result"
 import { Workspace } from "../session/index.js"
 import { defineTool, textResult } from "../tool/index.js"
 import { createTask, type Task } from "./board.js"
-import { taskBoardStoreFor } from "./sqlBoardStore.js"
+import { taskBoardStoreFor } from "./boardStore.js"
 import { TaskCreateParams, taskCreateDeclaration } from "./taskCreate.decl.js"
 
 export { TaskCreateParams } from "./taskCreate.decl.js"

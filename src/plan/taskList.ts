@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import { Workspace } from "../session/index.js"
 import { defineTool, textResult } from "../tool/index.js"
 import { listTasks, type Task, taskLine } from "./board.js"
-import { taskBoardStoreFor } from "./sqlBoardStore.js"
+import { taskBoardStoreFor } from "./boardStore.js"
 import { firstInvalidId } from "./taskParams.js"
 import { TaskListParams, taskListDeclaration } from "./taskList.decl.js"
 

@@ -11,7 +11,7 @@ import * as Result from "effect/Result"
 import { Session, Workspace } from "../session/index.js"
 import { defineTool, ExecutionFailed, textResult } from "../tool/index.js"
 import { type Task, updatedText, updateTask } from "./board.js"
-import { taskBoardStoreFor } from "./sqlBoardStore.js"
+import { taskBoardStoreFor } from "./boardStore.js"
 import {
   firstInvalidId,
   sessionOwner,

@@ -9,8 +9,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { SqlClient } from "effect/sql"
+// floors: start-up — the plan room's index loads its tools
+import { TaskBoardSource } from "../plan/boardStore.js"
 // floors: start-up — the SQL board is loaded only here, not with the plan room's tools
-import { makeSqlTaskBoardStore, migrateTaskBoards, TaskBoardSource } from "../plan/sqlBoardStore.js"
+import { makeSqlTaskBoardStore, migrateTaskBoards } from "../plan/sqlBoardStore.js"
 import { SessionStoreFailed, type SessionStoreService, type WorkspaceService } from "../session/index.js"
 // floors: start-up — the session room's index does not load the PostgreSQL driver
 import { connectSql, describeSqlUrl, makeSqlSessionStore } from "../session/sqlSessionStore.js"
