@@ -37,6 +37,8 @@ write(root, "dist/app.min.js", `${minified(5_000, [[0, "startHit"]])}\n${MIDDLE}
 write(root, "dist/crlf.min.js", `${minified(1_200, [[700, "zebraFind(crlf)"]])}\r\nshort\r\n`)
 write(root, "emoji.txt", `${EMOJI}\n`)
 write(root, "words.txt", "startHit short\nendhit short\n")
+// invalid UTF-8 (a Latin-1 byte) before the hit: shown as U+FFFD, one character, on every backend
+write(root, "latin1.min.txt", Buffer.concat([Buffer.from(minified(300, [])), Buffer.from("caf\xe9 ", "latin1"), Buffer.from(minified(900, [[300, "quokka"]]))]))
 
 const allBackends = Effect.gen(function*() {
   const backends: Array<readonly [string, GrepBackend]> = []
@@ -53,7 +55,7 @@ const view = (r: GrepResult) => ({
   lines: r.matches.map((m) => [m.path, m.line, m.cutBefore ?? -1, m.text, m.cutAfter ?? -1] as const)
 })
 
-const QUERIES = ["startHit", "endhit", "zebraFind\\(\\d\\)", "zebraFind", "äpfel|ÖRLD", "quagga", "(?<=a=1;)zebra", "crlf\\)"]
+const QUERIES = ["startHit", "endhit", "zebraFind\\(\\d\\)", "zebraFind", "äpfel|ÖRLD", "quagga", "(?<=a=1;)zebra", "crlf\\)", "quokka"]
 
 describe("grep: long lines cut around their first hit", () => {
   it("cutAroundHit: a window of MAX_MATCH_LINE_CHARS from MATCH_LINE_CHARS_BEFORE_HIT before the hit, shifted back near the end", () => {
@@ -95,6 +97,8 @@ describe("grep: long lines cut around their first hit", () => {
       const crlf = byLine["dist/crlf.min.js:1"]!
       assert.deepStrictEqual([crlf.cutBefore, crlf.cutAfter, crlf.text.endsWith("\r")], [700 - MATCH_LINE_CHARS_BEFORE_HIT, 1_200 - 700 + MATCH_LINE_CHARS_BEFORE_HIT - MAX_MATCH_LINE_CHARS, false])
       assert.deepStrictEqual([byLine["dist/app.min.js:3"]!.text, byLine["dist/app.min.js:3"]!.cutBefore], ["short zebraFind line", undefined])
+      const latin1 = (yield* js.search({ pattern: "quokka", root, ignore: BOTH })).matches[0]!
+      assert.deepStrictEqual([latin1.cutBefore, latin1.text.slice(MATCH_LINE_CHARS_BEFORE_HIT, MATCH_LINE_CHARS_BEFORE_HIT + 6)], [305 + 300 - MATCH_LINE_CHARS_BEFORE_HIT, "quokka"])
     }), 300_000)
 
   it.effect("the output marks each cut side with the characters cut", () =>
