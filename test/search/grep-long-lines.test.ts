@@ -112,6 +112,22 @@ describe("grep: long lines cut around their first hit", () => {
     }))
 })
 
+describe("grep_search: a cut line is not a line seen whole", () => {
+  it.live("readEvidence ranges: the short hit counts as seen, the cut one does not", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir()
+      write(dir, "mixed.js", `short target\n${minified(2_000, [[1_000, "target"]])}\nline 3\n`)
+      const stateDir = yield* tempDir("tw-search-state-")
+      yield* Effect.gen(function*() {
+        assert.include(okText(yield* call("grep_search", { pattern: "target" })), "mixed.js:2:[…")
+        const unseen = yield* call("edit", { file_path: "mixed.js", old_string: "var a=1;target", new_string: "var a=1;x" })
+        assert.strictEqual(unseen._tag, "Failure")
+        assert.include(unseen._tag === "Failure" ? unseen.message : "", "This edit changes line 2 of")
+        assert.include(unseen._tag === "Failure" ? unseen.message : "", "(lines seen so far: 1)")
+      }).pipe(Effect.provide(searchSession({ roots: [dir], stateDir, readEvidence: "ranges" })))
+    }).pipe(Effect.scoped))
+})
+
 describe("grep_search: one minified line cannot starve the rest", () => {
   for (const backend of ["ripgrep", "git-grep", "grep", "js"] as const) {
     it.live(`${backend}: an 18,745-char minified line among 150 matching lines, limit 100: all 100 come back`, () =>
