@@ -3,7 +3,9 @@
 // Capped: `limit: 100`; the limit is rg stopped after the same 100 matching lines (killed once it has
 // printed them: parallel, unsorted, plain output — the fastest rg can give 100 lines). Full scan: a
 // pattern with one match, so nothing stops early; the limit is `rg --json -i --hidden` over the tree.
-// Pairs are interleaved (ours, rg, ours, rg…) so a change in machine load hits both sides alike.
+// Pairs are interleaved (ours, rg, ours, rg…) so a change in machine load hits both sides alike. The
+// capped rows warm up 3 rounds: with 1, whichever row ran first (right after the session was built)
+// read 0.3–0.6× higher than the same pattern run second (docs/benchmarks.md, issue 18, session 18).
 // Peak RSS: one capped search in a fresh process (VmHWM of that process, Node and the session included).
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -43,7 +45,7 @@ export const run = async ({ runs, smoke }) => {
     const [ours, limit] = await interleaved([
       () => s.call("grep_search", { pattern, limit: CAP }),
       rgFirst(["-i", "--hidden", "-e", pattern, root], CAP, "SIGKILL")
-    ], { runs: reps })
+    ], { runs: reps, warmup: smoke ? 1 : 3 })
     const { peakKb } = await peakRssOf([self, "child", root, pattern])
     const m = median(ours)
     const l = median(limit)

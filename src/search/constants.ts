@@ -41,6 +41,17 @@ export const MAX_SEARCH_PATTERN_CHARS = 10_000
 /** list_directory: most entries shown (`MAX_ENTRY_COUNT`). @category constants */
 export const MAX_ENTRY_COUNT = 100
 
+/**
+ * Grep: longest matching line shown whole. A longer line (minified code, a data blob) is shown as
+ * a window of this many characters around its first hit, with a marker on each cut side saying how
+ * many characters were left out, so one such line cannot take the whole output budget (an
+ * 18,745-character line once filled it: 10 of 100 requested matches came back). @category constants
+ */
+export const MAX_MATCH_LINE_CHARS = 500
+
+/** Grep: characters a cut line keeps before its first hit (the rest of the window follows it). @category constants */
+export const MATCH_LINE_CHARS_BEFORE_HIT = 100
+
 /** Grep: files larger than this are skipped by every backend (`rg --max-filesize 20M`). @category constants */
 export const MAX_SEARCH_FILE_BYTES = 20 * 1024 * 1024
 

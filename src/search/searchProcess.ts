@@ -36,7 +36,7 @@ export interface RunOptions {
    * {@link ProcessExit.stderr}. Without it, stderr is kept as it came (up to 64 KiB either way).
    */
   readonly onStderrLine?: (line: Buffer) => boolean
-  /** Aborting it kills the process; the run then ends normally, with `aborted` set. */
+  /** Aborting it kills the process and ends the run at once (not when the process is reaped), with `aborted` set and no exit code. */
   readonly signal?: AbortSignal
 }
 
@@ -149,9 +149,14 @@ export const runProcess = (
     child.on("error", (error: NodeJS.ErrnoException) =>
       finish(Effect.fail(new ProcessError({ message: `${command}: ${error.message}`, code: error.code })))
     )
-    options.signal?.addEventListener("abort", abort, { once: true })
+    // stopped on purpose: the answer is complete, so the run ends now, not when the killed process is reaped (~6 ms later, more under load)
+    const stop = () => {
+      abort()
+      finish(Effect.succeed({ exitCode: null, signal: null, stderr: Buffer.concat(stderr).toString("utf8"), aborted: true }))
+    }
+    options.signal?.addEventListener("abort", stop, { once: true })
     child.on("close", (exitCode, signal) => {
-      options.signal?.removeEventListener("abort", abort)
+      options.signal?.removeEventListener("abort", stop)
       const aborted = options.signal?.aborted ?? false
       if (!aborted && !done) {
         guarded(() => {

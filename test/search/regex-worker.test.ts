@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { ExecutionTimeout, GrepExecutionError } from "../../src/tool/errors.js"
+import { MAX_MATCH_LINE_CHARS } from "../../src/search/constants.js"
 import { makeRegexMatcher } from "../../src/search/grep/regexWorker.js"
 import { compileGrepPattern } from "../../src/search/regex/compile.js"
 
@@ -17,10 +18,19 @@ describe("regex worker", () => {
       for (const pattern of ["foo", "^foo$", "\\bfoo\\b", "(f)o\\1?o", "(?<=t\u00e9 )foo", "[^a-z]"]) {
         const regex = compiled(pattern)
         const matcher = yield* makeRegexMatcher(regex)
-        const hits = yield* matcher.matchLines(lines)
-        assert.deepStrictEqual([...hits], lines.flatMap((line, i) => (regex.test(line) ? [i] : [])), pattern)
-        assert.deepStrictEqual([...(yield* matcher.matchLines([]))], [])
+        const found = yield* matcher.matchLines(lines)
+        assert.deepStrictEqual([...found.hits], lines.flatMap((line, i) => (regex.test(line) ? [i] : [])), pattern)
+        assert.deepStrictEqual([...found.at], found.hits.map(() => -1), pattern)
+        assert.deepStrictEqual(yield* matcher.matchLines([]), { hits: [], at: [] })
       }
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("says where the first hit of a line longer than MAX_MATCH_LINE_CHARS starts", () =>
+    Effect.gen(function*() {
+      const long = `${"x".repeat(MAX_MATCH_LINE_CHARS)} été FOO then foo`
+      const matcher = yield* makeRegexMatcher(compiled("foo"))
+      const found = yield* matcher.matchLines(["foo short", "none", long])
+      assert.deepStrictEqual(found, { hits: [0, 2], at: [-1, long.indexOf("FOO")] })
     }).pipe(Effect.scoped), 30_000)
 
   it.live("a catastrophic pattern spins in the worker: the event loop keeps ticking and its deadline stops it", () =>

@@ -20,6 +20,8 @@ import { compilePathGlob, type PathGlob, pathGlobAllows } from "../ignore/patter
 import { type IgnoreTree, makeIgnoreTree } from "../ignore/tree.js"
 import { patternUncompilable } from "../patternLimits.js"
 import { compileGrepPattern, type CompiledPattern } from "../regex/compile.js"
+import { cutAroundHit, isLongLine, type StoredLine } from "./cutLine.js"
+import { makeRegexMatcher } from "./regexWorker.js"
 import type { GrepBackendName, GrepMatch, GrepRequest, GrepResult } from "./types.js"
 
 /** A prepared search. @category models */
@@ -41,10 +43,14 @@ export interface SearchContext {
   readonly stopsAtCap: boolean
 }
 
-/** What a backend gathered for one file: how many matching lines, and the ones stored as `[line number, text]`. @category models */
+/**
+ * What a backend gathered for one file: how many matching lines, and the ones stored (see
+ * {@link StoredLine}: a long line is stored cut when its hit is known, whole until then).
+ * @category models
+ */
 export interface RawFile {
   count: number
-  readonly lines: Array<readonly [number, string]>
+  readonly lines: Array<StoredLine>
 }
 
 /**
@@ -161,7 +167,7 @@ export const isSearchableTextFile = async (abs: string): Promise<boolean> => (aw
 /** Orders matches by path (tree order, see {@link compareTreeOrder}), then line. @category ordering */
 export const compareMatches = (a: GrepMatch, b: GrepMatch): number => compareTreeOrder(a.path, b.path) || a.line - b.line
 
-const byLine = (a: readonly [number, string], b: readonly [number, string]): number => a[0] - b[0]
+const byLine = (a: StoredLine, b: StoredLine): number => a[0] - b[0]
 
 /** Files inspected at once when a backend's answer must be checked file by file. */
 const INSPECT_CHUNK = 16
@@ -211,15 +217,15 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
       totalMatches += found.count
       if (matches.length >= context.keep) continue
       const abs = absOf(rel)
-      for (const [line, text] of found.lines.sort(byLine)) {
+      for (const [line, text, cutBefore, cutAfter] of found.lines.sort(byLine)) {
         if (matches.length >= context.keep) break
-        matches.push({ path: rel, absolutePath: abs, line, text })
+        matches.push(cutBefore + cutAfter === 0 ? { path: rel, absolutePath: abs, line, text } : { path: rel, absolutePath: abs, line, text, cutBefore, cutAfter })
       }
     }
   }
   const capped = totalMatches > stopAt
   const result: GrepResult = {
-    matches,
+    matches: yield* cutLongLines(context, matches),
     totalMatches: capped ? context.keep + 1 : totalMatches,
     ...(capped ? { totalIsLowerBound: true } : {}),
     engine: options.engine,
@@ -231,11 +237,33 @@ export const finalizeMatches = Effect.fn("grep.finalize")(function*(
 })
 
 /**
+ * Cuts the long lines a backend stored whole (it could not tell where their first hit is): the JS
+ * regex finds it, in the worker, since a backtracking pattern may take any time on a long line.
+ */
+const cutLongLines = Effect.fnUntraced(function*(context: SearchContext, matches: Array<GrepMatch>) {
+  const uncut = matches.flatMap((m, i) => (m.cutBefore === undefined && isLongLine(m.text) ? [i] : []))
+  if (uncut.length === 0) return matches
+  const found = yield* Effect.scoped(Effect.gen(function*() {
+    const matcher = yield* makeRegexMatcher(context.compiled.regex)
+    return yield* matcher.matchLines(uncut.map((i) => matches[i]!.text))
+  }))
+  const hitAt = new Map(found.hits.map((line, k) => [line, found.at[k]!]))
+  for (const [k, i] of uncut.entries()) {
+    const match = matches[i]!
+    const [, text, cutBefore, cutAfter] = cutAroundHit(match.line, match.text, Math.max(0, hitAt.get(k) ?? 0))
+    matches[i] = { ...match, text, cutBefore, cutAfter }
+  }
+  return matches
+})
+
+/**
  * Records a match (a file's lines arrive in order). Stored: while fewer than `keep` lines are
- * stored in all (ordered) or in this file (unordered); the rest are only counted.
+ * stored in all (ordered) or in this file (unordered); the rest are only counted. `hit`, when the
+ * backend knows it, is the character index of the line's first hit: a long line is then stored
+ * cut around it (see `cutLine.ts`); without it, a long line is stored whole and cut at the end.
  * @category constructors
  */
-export const addRawMatch = (raw: RawMatches, rel: string, line: number, text: string): void => {
+export const addRawMatch = (raw: RawMatches, rel: string, line: number, text: string, hit?: number): void => {
   let found = raw.files.get(rel)
   if (found === undefined) {
     found = { count: 0, lines: [] }
@@ -243,7 +271,7 @@ export const addRawMatch = (raw: RawMatches, rel: string, line: number, text: st
   }
   found.count++
   if (raw.ordered ? raw.stored < raw.keep : found.lines.length < raw.keep) {
-    found.lines.push([line, text])
+    found.lines.push(hit === undefined ? [line, text, 0, 0] : cutAroundHit(line, text, hit))
     raw.stored++
   }
 }

@@ -9,7 +9,8 @@
  *
  * @since 0.1.0
  */
-import { MAX_SEARCH_FILE_BYTES, TRUNCATE_TOOL_OUTPUT_LINES, TRUNCATE_TOOL_OUTPUT_THRESHOLD } from "../constants.js"
+import { MAX_MATCH_LINE_CHARS, MAX_SEARCH_FILE_BYTES, TRUNCATE_TOOL_OUTPUT_LINES, TRUNCATE_TOOL_OUTPUT_THRESHOLD } from "../constants.js"
+import { cutMarker } from "./cutLine.js"
 import type { GrepResult } from "./types.js"
 import { skippedIgnoreLinesNote } from "../patternLimits.js"
 import { escapeControlChars } from "../text.js"
@@ -92,7 +93,8 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
   let included = 0
   let truncatedByChars = false
   for (const match of candidates) {
-    const line = `${escapeControlChars(match.path)}:${match.line}:${match.text}`
+    const line = `${escapeControlChars(match.path)}:${match.line}:${cutMarker("before", match.cutBefore ?? 0)}${match.text}` +
+      cutMarker("after", match.cutAfter ?? 0)
     const sep = included > 0 ? 1 : 0
     shown.push(match.absolutePath)
     if (used + line.length + sep <= charLimit) {
@@ -107,6 +109,10 @@ export const formatGrepResult = (result: GrepResult, options: GrepFormatOptions)
   }
   const truncated = truncatedByLines || truncatedByChars || candidates.length < Math.min(total, lineLimit)
   let llmContent = header + parts.join("\n")
+  if (result.matches.slice(0, parts.length).some((m) => m.cutBefore !== undefined)) {
+    llmContent += `\n---\n[Lines over ${MAX_MATCH_LINE_CHARS} chars are shown as ${MAX_MATCH_LINE_CHARS} chars around their first match; ` +
+      `to see more of one, read that line with read_file.]`
+  }
   if (truncated && result.totalIsLowerBound === true) {
     llmContent += `\n---\n[Showing the first ${included}; the search stopped there, more lines match. ` +
       `To see others, narrow the pattern, path or glob.]`

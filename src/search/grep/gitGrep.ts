@@ -19,6 +19,7 @@ import * as Effect from "effect/Effect"
 import { GrepExecutionError } from "../../tool/index.js"
 import { probeExitCode, runProcess, searchEnv } from "../searchProcess.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
+import { charIndexOfByte, isLongLine } from "./cutLine.js"
 import { addRawMatch, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"
 import { findLargeFiles } from "./largeFiles.js"
@@ -29,14 +30,19 @@ const GIT_CONFIG = [
   "-c", "grep.column=false", "-c", "grep.patternType=basic", "-c", "core.excludesFile=/dev/null"
 ]
 
-/** Parses one `path NUL line NUL text` record of `git grep -z -n`. */
+/** Parses one `path NUL line NUL column NUL text` record of `git grep -z -n --column` (the column: 1 + the first hit's byte offset). */
 const parseGitLine = (raw: RawMatches, line: Buffer): void => {
   const a = line.indexOf(0)
   const b = a < 0 ? -1 : line.indexOf(0, a + 1)
-  if (b < 0) return
+  const c = b < 0 ? -1 : line.indexOf(0, b + 1)
+  if (c < 0) return
   const lineNumber = Number(line.subarray(a + 1, b).toString("latin1"))
   if (!Number.isInteger(lineNumber)) return
-  addRawMatch(raw, decodeLossy(line.subarray(0, a)), lineNumber, decodeLossy(stripLineEnding(line.subarray(b + 1))))
+  const bytes = stripLineEnding(line.subarray(c + 1))
+  const text = decodeLossy(bytes)
+  const column = isLongLine(text) ? Number(line.subarray(b + 1, c).toString("latin1")) : NaN
+  const hit = Number.isInteger(column) && column >= 1 ? charIndexOfByte(bytes, column - 1) : undefined
+  addRawMatch(raw, decodeLossy(line.subarray(0, a)), lineNumber, text, hit)
 }
 
 const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchContext, source: string, large: ReadonlyArray<string>) {
@@ -45,7 +51,7 @@ const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchConte
     context.request.ignore.gitignore && tree.insideWorkTree && !tree.rootGitIgnored && context.fileName === undefined
   const args = [
     ...GIT_CONFIG, "grep", "--no-index", excludeStandard ? "--exclude-standard" : "--no-exclude-standard",
-    "--no-color", "-n", "-z", "-a", ...(context.compiled.caseSensitive ? [] : ["-i"]), "-P", "-e", source
+    "--no-color", "-n", "--column", "-z", "-a", ...(context.compiled.caseSensitive ? [] : ["-i"]), "-P", "-e", source
   ]
   if (context.fileName !== undefined) args.push("--", `:(literal)${context.fileName}`)
   else if (large.length > 0) args.push("--", ".", ...large.map((rel) => `:(exclude,literal)${rel}`))

@@ -16,7 +16,7 @@ import { MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { forEachLine } from "../text.js"
 import { walkFiles } from "../walk.js"
 import { addRawMatch, compareTreeOrder, fileVisible, finalizeMatches, makeRawMatches, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
-import { makeRegexMatcher, type RegexMatcher } from "./regexWorker.js"
+import { type LineHits, makeRegexMatcher, type RegexMatcher } from "./regexWorker.js"
 import type { GrepBackend, GrepBackendName } from "./types.js"
 
 type Readout =
@@ -77,13 +77,15 @@ const readBatch = (
   return { batch, next: i }
 }
 
-/** Adds the matching lines of a batch to `raw` (`hits` ascending). */
-const collectHits = (raw: RawMatches, batch: Batch, hits: ReadonlyArray<number>): void => {
+/** Adds the matching lines of a batch to `raw` (`found.hits` ascending; a long line cut around its first hit). */
+const collectHits = (raw: RawMatches, batch: Batch, found: LineHits): void => {
   let file = 0
-  for (const hit of hits) {
+  for (let k = 0; k < found.hits.length; k++) {
+    const hit = found.hits[k]!
     while (file + 1 < batch.files.length && batch.files[file + 1]!.first <= hit) file++
     const { rel, first } = batch.files[file]!
-    addRawMatch(raw, rel, hit - first + 1, batch.display.get(hit) ?? batch.lines[hit]!)
+    const at = found.at[k]!
+    addRawMatch(raw, rel, hit - first + 1, batch.display.get(hit) ?? batch.lines[hit]!, at < 0 ? undefined : at)
   }
 }
 

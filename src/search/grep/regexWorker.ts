@@ -16,22 +16,45 @@
 import { Worker } from "node:worker_threads"
 import * as Effect from "effect/Effect"
 import { ExecutionTimeout, GrepExecutionError } from "../../tool/index.js"
-import { REGEX_BATCH_TIMEOUT_MS, REGEX_WORKER_HEAP_MB } from "../constants.js"
+import { MAX_MATCH_LINE_CHARS, REGEX_BATCH_TIMEOUT_MS, REGEX_WORKER_HEAP_MB } from "../constants.js"
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads")
 const regex = new RegExp(workerData.source, workerData.flags)
+const longLine = workerData.longLine
 parentPort.on("message", (lines) => {
   const hits = []
-  for (let i = 0; i < lines.length; i++) if (regex.test(lines[i])) hits.push(i)
-  parentPort.postMessage(hits)
+  const at = []
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].length > longLine) {
+      const found = regex.exec(lines[i])
+      if (found !== null) {
+        hits.push(i)
+        at.push(found.index)
+      }
+    } else if (regex.test(lines[i])) {
+      hits.push(i)
+      at.push(-1)
+    }
+  }
+  parentPort.postMessage({ hits, at })
 })
 `
 
+/** The lines of a batch that match. @category models */
+export interface LineHits {
+  /** The indices of the lines that match, ascending. */
+  readonly hits: ReadonlyArray<number>
+  /**
+   * Per hit, where its first match starts (a character index) when the line is longer than
+   * `MAX_MATCH_LINE_CHARS` (it will be shown cut around it), else -1.
+   */
+  readonly at: ReadonlyArray<number>
+}
+
 /** Matches lines against one regex in a worker thread. @category models */
 export interface RegexMatcher {
-  /** The indices of the lines that match, ascending. */
-  readonly matchLines: (lines: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<number>, GrepExecutionError | ExecutionTimeout>
+  readonly matchLines: (lines: ReadonlyArray<string>) => Effect.Effect<LineHits, GrepExecutionError | ExecutionTimeout>
 }
 
 const workerFailure = (error: unknown, heapMb: number): GrepExecutionError => {
@@ -45,14 +68,14 @@ const workerFailure = (error: unknown, heapMb: number): GrepExecutionError => {
 
 /** Sends one batch and waits for its answer (interruption terminates the worker through the scope). */
 const ask = (worker: Worker, lines: ReadonlyArray<string>, heapMb: number) =>
-  Effect.callback<ReadonlyArray<number>, GrepExecutionError>((resume) => {
+  Effect.callback<LineHits, GrepExecutionError>((resume) => {
     const cleanup = () => {
       worker.unref()
       worker.off("message", onMessage)
       worker.off("error", onError)
       worker.off("exit", onExit)
     }
-    const onMessage = (hits: ReadonlyArray<number>) => {
+    const onMessage = (hits: LineHits) => {
       cleanup()
       resume(Effect.succeed(hits))
     }
@@ -98,7 +121,7 @@ export const makeRegexMatcher = Effect.fnUntraced(function*(
     Effect.sync(() =>
       new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { source: regex.source, flags: regex.flags.replace(/[gy]/g, "") },
+        workerData: { source: regex.source, flags: regex.flags.replace(/[gy]/g, ""), longLine: MAX_MATCH_LINE_CHARS },
         resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(32, heapMb) },
         stdout: true,
         stderr: true
@@ -110,7 +133,7 @@ export const makeRegexMatcher = Effect.fnUntraced(function*(
   yield* Effect.sync(() => worker.unref())
   const matcher: RegexMatcher = {
     matchLines: (lines) =>
-      lines.length === 0 ? Effect.succeed([]) : ask(worker, lines, heapMb).pipe(
+      lines.length === 0 ? Effect.succeed({ hits: [], at: [] }) : ask(worker, lines, heapMb).pipe(
         Effect.timeoutOrElse({ duration: deadlineMs, orElse: () => Effect.fail(tooSlow(regex, lines, deadlineMs)) })
       )
   }

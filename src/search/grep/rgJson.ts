@@ -8,6 +8,7 @@
  */
 import { MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { decodeLossy, stripLineEnding } from "../text.js"
+import { charIndexOfByte, charIndexOfUtf8Offset, isLongLine } from "./cutLine.js"
 import { addRawMatch, countRawMatch, dropRawFile, makeRawMatches, pruneRawMatches, type RawMatches } from "./context.js"
 
 /** A path or line of `rg --json`: UTF-8 `text`, or base64 `bytes`. @category models */
@@ -22,6 +23,7 @@ interface RgData {
   readonly line_number?: number
   readonly absolute_offset?: number
   readonly binary_offset?: number | null
+  readonly submatches?: ReadonlyArray<{ readonly start?: number }>
   readonly stats?: { readonly bytes_searched?: number }
 }
 
@@ -41,6 +43,15 @@ const lineText = (field: RgField | undefined): string => {
   let text = fieldText(field)
   if (text.endsWith("\n")) text = text.slice(0, -1)
   return text.endsWith("\r") ? text.slice(0, -1) : text
+}
+
+/** Where the first hit of a long line starts, as a character index of its text (undefined for a short line, or when not said). */
+const hitOf = (field: RgField | undefined, text: string, data: RgData): number | undefined => {
+  const start = data.submatches?.[0]?.start
+  if (start === undefined || !isLongLine(text)) return undefined
+  return field?.text !== undefined && !SURROGATE.test(field.text)
+    ? charIndexOfUtf8Offset(field.text, start)
+    : charIndexOfByte(field?.text !== undefined ? Buffer.from(field.text, "utf8") : Buffer.from(field?.bytes ?? "", "base64"), start)
 }
 
 const relPath = (p: string): string => (p.startsWith("./") ? p.slice(2) : p)
@@ -177,7 +188,8 @@ export const makeRgCollector = (options: RgCollectorOptions): RgCollector => {
       return
     }
     current = rel
-    addRawMatch(raw, rel, data.line_number, lineText(data.lines))
+    const text = lineText(data.lines)
+    addRawMatch(raw, rel, data.line_number, text, hitOf(data.lines, text, data))
   }
   const onLine = (line: Buffer) => {
     if (state.capped) return

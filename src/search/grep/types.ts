@@ -36,8 +36,15 @@ export interface GrepMatch {
   readonly absolutePath: string
   /** 1-based line number. */
   readonly line: number
-  /** The line without its line ending (`\n`, `\r\n`). */
+  /**
+   * The line without its line ending (`\n`, `\r\n`); a line longer than `MAX_MATCH_LINE_CHARS`
+   * is only the window around its first hit (see `cutBefore`, `cutAfter`).
+   */
   readonly text: string
+  /** Characters of the line cut before `text` (present, with `cutAfter`, only on a cut line). */
+  readonly cutBefore?: number
+  /** Characters of the line cut after `text` (present, with `cutBefore`, only on a cut line). */
+  readonly cutAfter?: number
 }
 
 /** The outcome of a search, identical whichever backend produced it. @category models */

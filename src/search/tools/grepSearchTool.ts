@@ -191,7 +191,7 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   },
                   Math.min(GREP_MAX_OUTPUT_CHARS, limits.truncateChars)
                 )
-                const recorded = yield* recordGrepReads(cache, out.resultFilePaths, merged.matches.slice(0, out.fullyShown), startedMs)
+                const recorded = yield* recordGrepReads(cache, out.resultFilePaths, merged.matches.slice(0, out.fullyShown).filter((m) => m.cutBefore === undefined), startedMs)
                 const shown = Math.min(merged.matches.length, params.limit ?? Infinity, limits.truncateLines)
                 const data: GrepSearchData = {
                   matches: merged.matches.slice(0, shown),
