@@ -37,7 +37,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 /** The hunks of the proposal → applied diff (no file headers), cut at {@link AMENDMENT_DIFF_MAX_CHARS}. */
 const amendmentDiff = (applied: AppliedAmendment): string => {
   const patch = createPatchSmart(applied.param, applied.proposal, applied.value, "proposed", "applied")
-  const hunks = patch.slice(Math.max(0, patch.indexOf("@@"))).trimEnd()
+  // Without the file headers and the "\ No newline at end of file" markers (noise for a one-line value).
+  const hunks = patch.slice(Math.max(0, patch.indexOf("@@"))).split("\n").filter((line) => !line.startsWith("\\")).join("\n").trimEnd()
   return hunks.length > AMENDMENT_DIFF_MAX_CHARS
     ? `${hunks.slice(0, AMENDMENT_DIFF_MAX_CHARS)}\n… (diff cut at ${AMENDMENT_DIFF_MAX_CHARS} characters)`
     : hunks
