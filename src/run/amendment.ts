@@ -2,19 +2,16 @@
  * Amended approvals: the person asked rewrote the call's amendable parameter (`new_string`,
  * `content`, `command`) before approving it. What the model is told about it, and the person's
  * share of the change as diff stats (the reference's `user_*` counts: the proposal → what was
- * applied).
+ * applied). The scheduler loads this module only when a person amended a call (it needs the text
+ * room's diffs, which a session that only lists tools never loads).
  *
  * @since 0.1.0
  */
 import { createPatchSmart, getDiffStat } from "../text/index.js"
-import type { AppliedAmendment, CallResult, ConfirmationDetails, UserModification } from "../tool/index.js"
+import type { AppliedAmendment, CallResult, UserModification } from "../tool/index.js"
 
 /** At most this much of the proposal → applied diff goes into the model-facing note. @category constants */
 export const AMENDMENT_DIFF_MAX_CHARS = 4_000
-
-/** The parameter a confirmation offers for amendment, if any. @category amendments */
-export const amendableOf = (details: ConfirmationDetails) =>
-  details.type === "edit" || details.type === "exec" ? details.amendable : undefined
 
 /** What the person changed, with their added and removed lines and characters. @category amendments */
 export const userModificationOf = (applied: AppliedAmendment): UserModification => {

@@ -41,7 +41,6 @@ import {
   type ToolResult,
   UnhandledException
 } from "../tool/index.js"
-import { amendableOf, amendmentNote, userModificationOf, withAmendment } from "./amendment.js"
 import { Approver } from "./approver.js"
 import { eventHooksFor, ToolHooks } from "./hooks.js"
 import { type ApprovalMode, decide, type PermissionRule, type PolicyDecision, type PolicyInput } from "./policy.js"
@@ -238,6 +237,9 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
    * and the tool's planning (the preview computed here is what execute must find unchanged).
    * `undefined` when the amendment changes nothing.
    */
+  // The note and stats of an amendment need the text room's diffs: loaded when a person amends a call.
+  const amendments = Effect.promise(() => import("./amendment.js"))
+
   const amend = Effect.fnUntraced(function*(
     call: ToolCall,
     tool: AnyTool,
@@ -245,12 +247,13 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     shown: ConfirmationDetails,
     amendment: Amendment
   ) {
+    const { withAmendment } = yield* amendments
     const fail = (error: ToolError, applied?: AppliedAmendment): Prepared => ({
       _tag: "Done",
       paths: invocation.locations,
       result: applied === undefined ? failureOf(call, error) : withAmendment(failureOf(call, error), applied)
     })
-    const amendable = amendableOf(shown)
+    const amendable = shown.type === "edit" || shown.type === "exec" ? shown.amendable : undefined
     if (amendable === undefined || amendable.param !== amendment.param) {
       return fail(new InvalidToolParams({
         message: `The approval amended "${amendment.param}", which this ${call.name} call does not offer for amendment; it did not run. ` +
@@ -418,6 +421,8 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
       if (r._tag === "Success") r.resultFilePaths.forEach((path) => touched.add(path))
     })
     // The note about a person's amendment goes after the pipeline, which may cut a long result.
+    const anyAmended = prepared.some((p) => p._tag === "Ready" && p.amendment !== undefined)
+    const { withAmendment } = anyAmended ? yield* amendments : { withAmendment: (r: CallResult) => r }
     const amended = finalized.results.map((r, index) => {
       const p = prepared[index]
       return p?._tag === "Ready" && p.amendment !== undefined ? withAmendment(r, p.amendment) : r
