@@ -15,7 +15,7 @@ const MAX_PREVIEW_CHARS = 20_000
 export const MAX_AMENDABLE_CHARS = 100_000
 
 /** The approval form: the decision, and the amendable parameter as an editable field holding the proposal. @category converters */
-export const approvalForm = (request: ApprovalRequest) => {
+export const approvalForm = (request: ApprovalRequest): QuestionForm => {
   const amendable = request.details.type === "edit" || request.details.type === "exec" ? request.details.amendable : undefined
   const editable = amendable !== undefined && amendable.proposal.length <= MAX_AMENDABLE_CHARS ? amendable : undefined
   return {
@@ -76,7 +76,7 @@ export const approvalMessage = (request: ApprovalRequest): string => {
   }
 }
 
-/** An elicitation form: the message and the requested schema (flat, one field per question). @category models */
+/** An elicitation form: the message and the requested schema (flat, one field per question or choice). @category models */
 export interface QuestionForm {
   readonly message: string
   readonly requestedSchema: {
