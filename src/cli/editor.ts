@@ -68,4 +68,10 @@ export const editProposal = (amendable: Amendable, fileName: string, env: NodeJS
     }
     const saved = yield* Effect.sync(() => fs.readFileSync(file, "utf8"))
     return { _tag: "Edited", value: savedValue(amendable.proposal, saved) } as EditorResult
-  }).pipe(Effect.scoped)
+  }).pipe(
+    Effect.scoped,
+    // a temp file that cannot be made or read back (a full disk, the editor deleted it) is a failed edit, not a crash
+    Effect.catchDefect((defect) =>
+      Effect.succeed({ _tag: "Failed", reason: defect instanceof Error ? defect.message : String(defect) } as EditorResult)
+    )
+  )
