@@ -231,15 +231,15 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     )
   })
 
+  // The note and stats of an amendment need the text room's diffs: loaded when a person amends a call.
+  const amendments = Effect.promise(() => import("./amendment.js"))
+
   /**
    * A call the person amended: built again from the amended params, so the amendment goes through
    * the tool's validation, the policy (a denied amendment is denied, whatever the person approved)
    * and the tool's planning (the preview computed here is what execute must find unchanged).
    * `undefined` when the amendment changes nothing.
    */
-  // The note and stats of an amendment need the text room's diffs: loaded when a person amends a call.
-  const amendments = Effect.promise(() => import("./amendment.js"))
-
   const amend = Effect.fnUntraced(function*(
     call: ToolCall,
     tool: AnyTool,
