@@ -38,6 +38,7 @@ import {
   resultToJson,
   type Spinner
 } from "./render.js"
+import { editProposal } from "./editor.js"
 
 /** Ends the CLI with an exit code; the message was already printed. @category errors */
 export class CliExit extends Data.TaggedError("CliExit")<{ readonly exitCode: number }> {
@@ -122,7 +123,8 @@ const answerQuestions = Effect.fnUntraced(function*(
 
 /**
  * The CLI's approver: with `--yes` every request is approved; on a terminal the request (a
- * coloured diff, the command) is shown and the person answers y / a (always) / N; otherwise the
+ * coloured diff, the command) is shown and the person answers y / a (always) / e (edit the
+ * proposal in `$VISUAL`/`$EDITOR`, then apply their version once) / N; otherwise the
  * call is refused with {@link NO_TERMINAL_REASON}. `before` runs first (the spinner clears).
  *
  * @category constructors
@@ -146,10 +148,27 @@ export const terminalApprover = (options: {
             ? { _tag: "cancel", reason: "no answer was given at the terminal" } as ConfirmationOutcome
             : { _tag: "proceed_once", answers } as ConfirmationOutcome
         }
-        const answer = (yield* askLine(`Allow? [y]es once, [a]lways for ${request.tool.name} in this run, [N]o: `)).toLowerCase()
-        if (answer === "y" || answer === "yes") return { _tag: "proceed_once" } as ConfirmationOutcome
-        if (answer === "a" || answer === "always") return { _tag: "proceed_always" } as ConfirmationOutcome
-        return { _tag: "cancel", reason: "declined at the terminal" } as ConfirmationOutcome
+        const d = request.details
+        const amendable = d.type === "edit" || d.type === "exec" ? d.amendable : undefined
+        const editChoice = amendable === undefined ? "" : `, [e]dit ${amendable.param}`
+        while (true) {
+          const answer = (yield* askLine(`Allow? [y]es once, [a]lways for ${request.tool.name} in this run${editChoice}, [N]o: `)).toLowerCase()
+          if (answer === "y" || answer === "yes") return { _tag: "proceed_once" } as ConfirmationOutcome
+          if (answer === "a" || answer === "always") return { _tag: "proceed_always" } as ConfirmationOutcome
+          if (amendable === undefined || (answer !== "e" && answer !== "edit")) {
+            return { _tag: "cancel", reason: "declined at the terminal" } as ConfirmationOutcome
+          }
+          // The person rewrites the proposal in their editor; saving a change approves it once.
+          const edited = yield* editProposal(amendable, d.type === "edit" ? d.fileName : "command.sh")
+          if (edited._tag === "Failed") {
+            yield* err(`Could not edit the ${amendable.param}: ${edited.reason}.`)
+          } else if (edited.value === amendable.proposal) {
+            yield* err(`The ${amendable.param} was not changed.`)
+          } else {
+            yield* err(`Applying your edited ${amendable.param}.`)
+            return { _tag: "proceed_once", amended: { param: amendable.param, value: edited.value } } as ConfirmationOutcome
+          }
+        }
       })
   })
 

@@ -135,6 +135,12 @@ const jsonSafe = (value: unknown): unknown => {
   }
 }
 
+/** What the person changed of an amended call, as `--json` and the serve door report it. @category rendering */
+export const userModifiedJson = (result: CallResult) =>
+  result._tag !== "Cancelled" && result.userModified !== undefined
+    ? { userModified: { param: result.userModified.param, diffStat: result.userModified.diffStat } }
+    : {}
+
 /** One result as the JSON object `--json` prints (one per line). @category rendering */
 export const resultToJson = (result: CallResult): Record<string, unknown> => {
   switch (result._tag) {
@@ -146,10 +152,11 @@ export const resultToJson = (result: CallResult): Record<string, unknown> => {
         content: result.llmContent,
         display: result.display,
         resultFilePaths: result.resultFilePaths,
-        data: jsonSafe(result.data)
+        data: jsonSafe(result.data),
+        ...userModifiedJson(result)
       }
     case "Failure":
-      return { callId: result.callId, name: result.name, status: "failure", code: result.code, message: result.message }
+      return { callId: result.callId, name: result.name, status: "failure", code: result.code, message: result.message, ...userModifiedJson(result) }
     case "Cancelled":
       return { callId: result.callId, name: result.name, status: "cancelled", code: CANCELLED_CODE, message: result.message }
   }

@@ -118,10 +118,11 @@ export const makeEdit = Effect.gen(function*() {
               filePath: abs,
               fileDiff: diffOf(p),
               originalContent: p.currentText,
-              newContent: p.newText
+              newContent: p.newText,
+              amendable: { param: "new_string" as const, proposal: params.new_string }
             }
           }),
-          execute: () =>
+          execute: ({ amendment }) =>
             Effect.gen(function*() {
               const planned = yield* plan
               const approved = yield* Ref.get(shown)
@@ -170,7 +171,10 @@ export const makeEdit = Effect.gen(function*() {
                 encoding: p.format.encoding,
                 bom: p.format.bom,
                 lineEnding: p.format.lineEnding,
-                diffStat: p.change === null
+                // amended by the person: the model's lines are the proposal's, theirs what changed from it
+                diffStat: amendment?.proposedContent !== undefined
+                  ? getDiffStat(path.basename(abs), p.currentText ?? "", amendment.proposedContent, p.newText)
+                  : p.change === null
                   ? getDiffStat(path.basename(abs), p.currentText ?? "", p.newText, p.newText)
                   : getChangeDiffStat(p.change),
                 method: committed.method,

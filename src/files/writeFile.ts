@@ -147,10 +147,11 @@ export const makeWriteFile = Effect.gen(function*() {
               filePath: abs,
               fileDiff: diffOf(p, "Current", "Proposed"),
               originalContent: p.currentText,
-              newContent: p.newText
+              newContent: p.newText,
+              amendable: { param: "content" as const, proposal: params.content }
             }
           }),
-          execute: () =>
+          execute: ({ amendment }) =>
             Effect.gen(function*() {
               const p = yield* plan
               const approved = yield* Ref.get(shown)
@@ -173,7 +174,7 @@ export const makeWriteFile = Effect.gen(function*() {
                 encoding: p.format.encoding,
                 bom: p.format.bom,
                 lineEnding: p.format.lineEnding,
-                diffStat: getDiffStat(path.basename(abs), p.currentText ?? "", p.newText, p.newText),
+                diffStat: getDiffStat(path.basename(abs), p.currentText ?? "", amendment?.proposedContent ?? p.newText, p.newText),
                 method: committed.method,
                 ...(committed.historyId !== undefined ? { historyId: committed.historyId } : {})
               }

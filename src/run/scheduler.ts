@@ -18,12 +18,17 @@ import { OutputPipeline, type PipelineEntry, type PipelineReport } from "../outp
 import { ToolRegistry, wrapSystemReminder } from "../registry/index.js"
 import { locateParam, locateWritableParam, SessionEvents, Workspace } from "../session/index.js"
 import {
+  type Amendment,
+  type AnyTool,
+  type AppliedAmendment,
   type CallFailure,
   type CallResult,
+  type ConfirmationDetails,
   type ConfirmationOutcome,
   type ExecuteContext,
   ExecutionDenied,
   hasCode,
+  InvalidToolParams,
   type Invocation,
   isToolError,
   type LiveOutput,
@@ -134,6 +139,8 @@ type Prepared =
     readonly paths: ReadonlyArray<string>
     /** The approver's answer, when the call was put to a person. */
     readonly confirmation?: ConfirmationOutcome | undefined
+    /** The person's rewrite of the call, when they amended it (the invocation is built from it). */
+    readonly amendment?: AppliedAmendment | undefined
   }
   | { readonly _tag: "Done"; readonly result: CallResult; readonly paths: ReadonlyArray<string> }
 
@@ -215,20 +222,75 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
   // Path params are resolved once, in build: a custom tool's before its invoke, a built-in's only when it reports no locations.
   const buildContext = { locate: locateParam(workspace), locateWritable: locateWritableParam(workspace) }
 
+  /** The policy's decision on a built call (its default permission first). */
+  const decideOn = Effect.fnUntraced(function*(invocation: Invocation, subject: string) {
+    const permission = yield* invocation.defaultPermission
+    return decide(
+      policyInputOf(invocation, permission, subject),
+      { mode: yield* Ref.get(mode), rules, root: workspace.primaryRoot }
+    )
+  })
+
+  // The note and stats of an amendment need the text room's diffs: loaded when a person amends a call.
+  const amendments = Effect.promise(() => import("./amendment.js"))
+
+  /**
+   * A call the person amended: built again from the amended params, so the amendment goes through
+   * the tool's validation, the policy (a denied amendment is denied, whatever the person approved)
+   * and the tool's planning (the preview computed here is what execute must find unchanged).
+   * `undefined` when the amendment changes nothing.
+   */
+  const amend = Effect.fnUntraced(function*(
+    call: ToolCall,
+    tool: AnyTool,
+    invocation: Invocation,
+    shown: ConfirmationDetails,
+    amendment: Amendment
+  ) {
+    const { withAmendment } = yield* amendments
+    const fail = (error: ToolError, applied?: AppliedAmendment): Prepared => ({
+      _tag: "Done",
+      paths: invocation.locations,
+      result: applied === undefined ? failureOf(call, error) : withAmendment(failureOf(call, error), applied)
+    })
+    const amendable = shown.type === "edit" || shown.type === "exec" ? shown.amendable : undefined
+    if (amendable === undefined || amendable.param !== amendment.param) {
+      return fail(new InvalidToolParams({
+        message: `The approval amended "${amendment.param}", which this ${call.name} call does not offer for amendment; it did not run. ` +
+          `Retry the call; the user will be asked again.`
+      }))
+    }
+    if (amendment.value === amendable.proposal) return undefined
+    const applied: AppliedAmendment = {
+      param: amendment.param,
+      proposal: amendable.proposal,
+      value: amendment.value,
+      ...(shown.type === "edit" ? { proposedContent: shown.newContent } : {})
+    }
+    const args = { ...(call.args as Record<string, unknown>), [amendment.param]: amendment.value }
+    const built = yield* Effect.exit(tool.build(args, buildContext))
+    if (Exit.isFailure(built)) return fail(toToolError(built.cause), applied)
+    const decision = yield* Effect.exit(decideOn(built.value, tool.toAutoClassifierInput(built.value.params)))
+    if (Exit.isFailure(decision)) return fail(toToolError(decision.cause), applied)
+    if (decision.value.permission === "deny") {
+      return fail(new ExecutionDenied({ message: deniedMessage(call.name, decision.value) }), applied)
+    }
+    const planned = yield* Effect.exit(built.value.confirmation)
+    if (Exit.isFailure(planned)) return fail(toToolError(planned.cause), applied)
+    return { invocation: built.value, applied }
+  })
+
   const prepare = Effect.fnUntraced(function*(call: ToolCall) {
     const fail = (error: ToolError, paths: ReadonlyArray<string> = []): Prepared => ({ _tag: "Done", result: failureOf(call, error), paths })
     const tool = yield* Effect.result(registry.ensure(call.name))
     if (tool._tag === "Failure") return fail(tool.failure)
     const built = yield* Effect.exit(tool.success.build(call.args, buildContext))
     if (Exit.isFailure(built)) return fail(toToolError(built.cause))
-    const invocation = built.value
+    let invocation = built.value
     const paths = invocation.locations
-    const permission = yield* Effect.exit(invocation.defaultPermission)
-    if (Exit.isFailure(permission)) return fail(toToolError(permission.cause), paths)
-    const decision = decide(
-      policyInputOf(invocation, permission.value, tool.success.toAutoClassifierInput(invocation.params)),
-      { mode: yield* Ref.get(mode), rules, root: workspace.primaryRoot }
-    )
+    const decided = yield* Effect.exit(decideOn(invocation, tool.success.toAutoClassifierInput(invocation.params)))
+    if (Exit.isFailure(decided)) return fail(toToolError(decided.cause), paths)
+    const decision = decided.value
     if (decision.permission === "deny") {
       return fail(new ExecutionDenied({ message: deniedMessage(call.name, decision) }), paths)
     }
@@ -237,7 +299,8 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     const interactive = invocation.requiresUserInteraction
     const personOnly = invocation.requiresPersonApproval
     let confirmation: ConfirmationOutcome | undefined
-    const keys = alwaysKeys(invocation)
+    let amendment: AppliedAmendment | undefined
+    let keys = alwaysKeys(invocation)
     const approvedBefore = yield* Ref.get(alwaysApproved)
     if (interactive || personOnly || (decision.permission === "ask" && !keys.every((k) => approvedBefore.has(k)))) {
       const details = yield* Effect.exit(invocation.confirmation)
@@ -251,6 +314,15 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
       if (!interactive && outcome._tag === "cancel") {
         return { _tag: "Done", paths, result: { _tag: "Cancelled", callId: call.callId, name: call.name, message: cancelledMessage(call.name, outcome) } } as Prepared
       }
+      if (!interactive && outcome._tag !== "cancel" && outcome.amended !== undefined) {
+        const amended = yield* amend(call, tool.success, invocation, details.value, outcome.amended)
+        if (amended !== undefined && "_tag" in amended) return amended
+        if (amended !== undefined) {
+          invocation = amended.invocation
+          amendment = amended.applied
+          keys = alwaysKeys(invocation)
+        }
+      }
       if (!interactive && !personOnly && outcome._tag === "proceed_always") {
         yield* Ref.update(alwaysApproved, (s) => new Set([...s, ...keys]))
       }
@@ -260,7 +332,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     if (verdict._tag === "Block") {
       return fail(new ExecutionDenied({ message: `A hook blocked this ${call.name} call: ${verdict.reason}` }), paths)
     }
-    return { _tag: "Ready", call, invocation, paths, confirmation } as Prepared
+    return { _tag: "Ready", call, invocation, paths: invocation.locations, confirmation, amendment } as Prepared
   })
 
   /** A call's output through the stream stage; `undefined` when it is a finished result and nobody taps it. */
@@ -284,6 +356,7 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
       ...(sink ? { onOutput: (chunk: LiveOutput) => sink(ready.call.callId, chunk) } : {}),
       ...(tap ? { emit: (part: LivePart) => tap(ready.call.callId, part, "live") } : {}),
       confirmation: ready.confirmation,
+      amendment: ready.amendment,
       hooks: eventHooksFor(hooks, ready.invocation)
     }
     return Effect.gen(function*() {
@@ -347,10 +420,17 @@ export const make = Effect.fnUntraced(function*(options: SchedulerOptions = {}) 
     finalized.results.forEach((r) => {
       if (r._tag === "Success") r.resultFilePaths.forEach((path) => touched.add(path))
     })
+    // The note about a person's amendment goes after the pipeline, which may cut a long result.
+    const anyAmended = prepared.some((p) => p._tag === "Ready" && p.amendment !== undefined)
+    const { withAmendment } = anyAmended ? yield* amendments : { withAmendment: (r: CallResult) => r }
+    const amended = finalized.results.map((r, index) => {
+      const p = prepared[index]
+      return p?._tag === "Ready" && p.amendment !== undefined ? withAmendment(r, p.amendment) : r
+    })
     const reminders = yield* events.takeReminders
-    const final = reminders.length === 0 || finalized.results.length === 0
-      ? finalized.results
-      : [...finalized.results.slice(0, -1), withReminder(finalized.results.at(-1)!, wrapSystemReminder(reminders.join("\n\n")))]
+    const final = reminders.length === 0 || amended.length === 0
+      ? amended
+      : [...amended.slice(0, -1), withReminder(amended.at(-1)!, wrapSystemReminder(reminders.join("\n\n")))]
     // `text` follows the content the pipeline settled on (it may have cut or replaced it), reminder included
     const withText = final.map((r): CallResult => (r._tag === "Success" ? { ...r, text: partsText(r.llmContent) } : r))
     return { results: withText, touchedPaths: Array.from(touched), output: finalized.report } satisfies BatchResult

@@ -3,10 +3,19 @@
  *
  * @since 0.1.0
  */
-import type { CallResult, LlmPart, ResourceLinkPart } from "../tool/index.js"
+import type { CallResult, LlmPart, ResourceLinkPart, UserModification } from "../tool/index.js"
 
 /** The `_meta` key that carries a failed call's wire code. @category constants */
 export const ERROR_TYPE_META = "toolwright/errorType"
+
+/**
+ * The `_meta` key of an amended call's result: the parameter the person changed and their
+ * `user_*` diff stats (the note in the content tells the model the same).
+ * @category constants
+ */
+export const USER_MODIFIED_META = "toolwright/userModified"
+
+const userModifiedMeta = (m: UserModification) => ({ param: m.param, diffStat: m.diffStat })
 
 /** An MCP content block we produce. @category models */
 export type McpContent =
@@ -42,13 +51,17 @@ export const toCallToolResult = (result: CallResult) => {
   switch (result._tag) {
     case "Success":
       return {
-        content: result.llmContent.length > 0 ? result.llmContent.map(partToMcp) : [{ type: "text" as const, text: "Tool execution succeeded." }]
+        content: result.llmContent.length > 0 ? result.llmContent.map(partToMcp) : [{ type: "text" as const, text: "Tool execution succeeded." }],
+        ...(result.userModified !== undefined ? { _meta: { [USER_MODIFIED_META]: userModifiedMeta(result.userModified) } } : {})
       }
     case "Failure":
       return {
         isError: true,
         content: [{ type: "text" as const, text: result.message }],
-        _meta: { [ERROR_TYPE_META]: result.code }
+        _meta: {
+          [ERROR_TYPE_META]: result.code,
+          ...(result.userModified !== undefined ? { [USER_MODIFIED_META]: userModifiedMeta(result.userModified) } : {})
+        }
       }
     case "Cancelled":
       return {

@@ -11,6 +11,50 @@ import type { AskUserQuestionConfirmation, ConfirmationOutcome } from "../tool/i
 
 const MAX_PREVIEW_CHARS = 20_000
 
+/** A proposal longer than this is not offered for editing in the form (the form would carry it whole). @category constants */
+export const MAX_AMENDABLE_CHARS = 100_000
+
+/** The approval form: the decision, and the amendable parameter as an editable field holding the proposal. @category converters */
+export const approvalForm = (request: ApprovalRequest): QuestionForm => {
+  const amendable = request.details.type === "edit" || request.details.type === "exec" ? request.details.amendable : undefined
+  const editable = amendable !== undefined && amendable.proposal.length <= MAX_AMENDABLE_CHARS ? amendable : undefined
+  return {
+    message: approvalMessage(request),
+    requestedSchema: {
+      type: "object" as const,
+      properties: {
+        decision: {
+          type: "string" as const,
+          title: "Allow this call?",
+          enum: ["proceed_once", "proceed_always", "cancel"],
+          enumNames: ["Allow once", `Always allow ${request.tool.name} in this session`, "Deny"]
+        },
+        ...(editable === undefined ? {} : {
+          [editable.param]: {
+            type: "string" as const,
+            title: `${editable.param} (edit it to change what is applied)`,
+            description: `The model's proposed ${editable.param}. Change it before allowing to apply your version instead; ` +
+              `it goes through the same checks.`,
+            default: editable.proposal
+          }
+        })
+      },
+      required: ["decision"]
+    }
+  }
+}
+
+/** The decision from a submitted approval form; a changed amendable field is the amendment. @category converters */
+export const outcomeFromForm = (request: ApprovalRequest, content: Readonly<Record<string, unknown>> | undefined): ConfirmationOutcome => {
+  const decision = content?.["decision"]
+  if (decision !== "proceed_once" && decision !== "proceed_always") return { _tag: "cancel", reason: "the user denied it" }
+  const amendable = request.details.type === "edit" || request.details.type === "exec" ? request.details.amendable : undefined
+  const value = amendable === undefined ? undefined : content?.[amendable.param]
+  return typeof value === "string" && value !== amendable!.proposal
+    ? { _tag: decision, amended: { param: amendable!.param, value } }
+    : { _tag: decision }
+}
+
 /** The text a person sees for a request. @category converters */
 export const approvalMessage = (request: ApprovalRequest): string => {
   const d = request.details
@@ -32,7 +76,7 @@ export const approvalMessage = (request: ApprovalRequest): string => {
   }
 }
 
-/** An elicitation form: the message and the requested schema (flat, one field per question). @category models */
+/** An elicitation form: the message and the requested schema (flat, one field per question or choice). @category models */
 export interface QuestionForm {
   readonly message: string
   readonly requestedSchema: {
@@ -124,21 +168,7 @@ export const elicitingApprover = (getServer: () => Server | undefined, fallback:
         if (request.details.type === "ask_user_question") return yield* askQuestions(server, request.details)
         if (server?.getClientCapabilities()?.elicitation === undefined) return fallback
         const answer = yield* Effect.tryPromise(() =>
-          server!.elicitInput({
-            message: approvalMessage(request),
-            requestedSchema: {
-              type: "object",
-              properties: {
-                decision: {
-                  type: "string",
-                  title: "Allow this call?",
-                  enum: ["proceed_once", "proceed_always", "cancel"],
-                  enumNames: ["Allow once", `Always allow ${request.tool.name} in this session`, "Deny"]
-                }
-              },
-              required: ["decision"]
-            }
-          })
+          server!.elicitInput(approvalForm(request) as Parameters<Server["elicitInput"]>[0])
         ).pipe(Effect.catch((error) =>
           Effect.as(
             Effect.logWarning(`toolwright: elicitation failed: ${String(error)}`),
@@ -146,9 +176,6 @@ export const elicitingApprover = (getServer: () => Server | undefined, fallback:
           )
         ))
         if (answer.action !== "accept") return { _tag: "cancel", reason: `the user chose ${answer.action}` } as ConfirmationOutcome
-        const decision = answer.content?.["decision"]
-        if (decision === "proceed_once") return { _tag: "proceed_once" } as ConfirmationOutcome
-        if (decision === "proceed_always") return { _tag: "proceed_always" } as ConfirmationOutcome
-        return { _tag: "cancel", reason: "the user denied it" } as ConfirmationOutcome
+        return outcomeFromForm(request, answer.content)
       })
   })

@@ -7,6 +7,24 @@
 import type { ToolErrorCode } from "./errors.js"
 import type { Display, LlmPart } from "./result.js"
 
+/**
+ * What the person changed of the model's proposal before approving a call: the parameter, both
+ * values, and the lines and characters the person added and removed relative to the proposal.
+ *
+ * @category models
+ */
+export interface UserModification {
+  readonly param: string
+  readonly proposal: string
+  readonly applied: string
+  readonly diffStat: {
+    readonly user_added_lines: number
+    readonly user_removed_lines: number
+    readonly user_added_chars: number
+    readonly user_removed_chars: number
+  }
+}
+
 /** A call that ran and succeeded. @category models */
 export interface CallSuccess {
   readonly _tag: "Success"
@@ -21,6 +39,8 @@ export interface CallSuccess {
   readonly display: Display
   readonly resultFilePaths: ReadonlyArray<string>
   readonly data: unknown
+  /** Set when the person amended the call before approving it. */
+  readonly userModified?: UserModification | undefined
 }
 
 /** A call that failed, with its wire code and a model-facing message. @category models */
@@ -31,6 +51,8 @@ export interface CallFailure {
   readonly code: ToolErrorCode
   readonly message: string
   readonly display: string
+  /** Set when the person amended the call before approving it (the amended call failed). */
+  readonly userModified?: UserModification | undefined
 }
 
 /**

@@ -13,7 +13,7 @@ import { unescapePath } from "./unescapePath.js"
 import { pathFieldsOf } from "./annotations.js"
 import { InvalidToolParams, type PathNotInWorkspace, type PermissionDenied } from "./errors.js"
 import { CONCURRENCY_SAFE_KINDS, type Kind, MUTATOR_KINDS } from "./kind.js"
-import type { ConfirmationDetails, ConfirmationOutcome, Permission } from "./permission.js"
+import type { AppliedAmendment, ConfirmationDetails, ConfirmationOutcome, Permission } from "./permission.js"
 import type { Display, LivePart, ToolResult } from "./result.js"
 
 /** The params of every tool are a struct. @category models */
@@ -78,6 +78,11 @@ export interface ExecuteContext {
    * a decline arrives here too, see {@link InvocationSpec.requiresUserInteraction}).
    */
   readonly confirmation?: ConfirmationOutcome | undefined
+  /**
+   * The person's rewrite of the call's amendable parameter, when they amended it before approving
+   * (the call was built again with it; the params the tool holds already carry the value).
+   */
+  readonly amendment?: AppliedAmendment | undefined
   /** The session's event hooks (absent when the tool is called directly, outside a scheduler). */
   readonly hooks?: ToolEventHooks | undefined
 }

@@ -22,6 +22,8 @@ import { MAX_SERVE_MESSAGE_BYTES } from "../../src/serve/stdioTransport.js"
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from "../../src/serve/httpAccess.js"
 import { ROOTS_TIMEOUT_MS } from "../../src/serve/httpRoots.js"
 import { PARENT_POLL_MS } from "../../src/serve/parentWatch.js"
+import { MAX_AMENDABLE_CHARS } from "../../src/serve/elicitation.js"
+import { AMENDMENT_DIFF_MAX_CHARS } from "../../src/run/amendment.js"
 import { TOOL_ERROR_CODES } from "../../src/tool/errors.js"
 import * as OutputConstants from "../../src/output/constants.js"
 import { MIN_PREVIEW_CHARS } from "../../src/output/pipeline.js"
@@ -140,7 +142,9 @@ describe("docs/limits.md", () => {
     DEFAULT_MAX_SESSIONS,
     DEFAULT_IDLE_TIMEOUT_MS,
     ROOTS_TIMEOUT_MS,
-    PARENT_POLL_MS
+    PARENT_POLL_MS,
+    MAX_AMENDABLE_CHARS,
+    AMENDMENT_DIFF_MAX_CHARS
   }
 
   it("states every limit at its constant's value, and names only constants it checks", () => {

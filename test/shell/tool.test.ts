@@ -70,7 +70,14 @@ describe("run_shell_command: permissions", () => {
 
         yield* call("run_shell_command", { command: "touch b.txt && ls" })
         const [touch] = yield* s.requests
-        assert.deepStrictEqual(touch!.details, { type: "exec", title: "Confirm Shell Command", command: "touch b.txt && ls", rootCommand: "touch" })
+        assert.deepStrictEqual(touch!.details, {
+          type: "exec",
+          title: "Confirm Shell Command",
+          command: "touch b.txt && ls",
+          rootCommand: "touch",
+          // the person may rewrite the command before approving it
+          amendable: { param: "command", proposal: "touch b.txt && ls" }
+        })
 
         yield* call("run_shell_command", { command: "echo $(date)" })
         const subst = (yield* s.requests)[1]!

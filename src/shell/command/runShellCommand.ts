@@ -162,7 +162,8 @@ export const makeRunShellCommand = Effect.gen(function*() {
             title: "Confirm Shell Command",
             ...(warnings.length > 0 ? { warnings } : {}),
             command: p.command,
-            rootCommand: (roots.length > 0 ? roots : analysis.roots).join(", ")
+            rootCommand: (roots.length > 0 ? roots : analysis.roots).join(", "),
+            amendable: { param: "command" as const, proposal: p.command }
           })),
           concurrencySafe: readOnly && !isBackground && !unsandboxed,
           ruleSubjects: access.subjects,
