@@ -378,7 +378,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
             yield* Effect.sleep(Duration.millis(AUTO_BACKGROUND_POLL_MS))
             const now = Date.now()
             if (auto.wallMs > 0 && now - started >= auto.wallMs) return "wall" as const
-            if (auto.idleMs > 0 && proc.backend === "pty" && now - lastOutputAt >= auto.idleMs && runWaitsOnTerminal(tag)) {
+            if (auto.idleMs > 0 && proc.backend === "pty" && now - lastOutputAt >= auto.idleMs && runWaitsOnTerminal(proc.pid ?? 0, tag)) {
               return "input" as const
             }
           }
