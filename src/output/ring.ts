@@ -6,17 +6,23 @@
  * @since 0.1.0
  */
 
+/** The first buffer of a ring (it grows to its capacity as bytes come). @category constants */
+export const RING_START_BYTES = 4096
+
 /** The last `capacity` bytes pushed. @category models */
 export class ByteRing {
   /** Bytes kept. */
   readonly capacity: number
-  readonly #buffer: Buffer
+  // Grows (doubling) from a small buffer to `capacity` while nothing has wrapped: most outputs are
+  // a few lines, and a ring per command filled with zeros up front was most of a short command's
+  // garbage (a 256 KiB screen window per shell call).
+  #buffer: Buffer
   // Bytes ever pushed; the next byte goes to `#total % capacity`.
   #total = 0
 
   constructor(capacity: number) {
     this.capacity = capacity
-    this.#buffer = Buffer.alloc(capacity)
+    this.#buffer = Buffer.allocUnsafe(Math.min(capacity, RING_START_BYTES))
   }
 
   /** Bytes ever pushed (more than are kept once the ring wrapped). */
@@ -27,6 +33,22 @@ export class ByteRing {
   /** Appends bytes (copied). */
   push(bytes: Uint8Array): void {
     const capacity = this.capacity
+    if (this.#buffer.length < capacity) {
+      // not wrapped yet: the kept bytes are `[0, total)`
+      const need = this.#total + bytes.length
+      if (need > this.#buffer.length) {
+        let size = this.#buffer.length
+        while (size < need && size < capacity) size *= 2
+        const grown = Buffer.allocUnsafe(Math.min(size, capacity))
+        this.#buffer.copy(grown, 0, 0, this.#total)
+        this.#buffer = grown
+      }
+      if (need <= this.#buffer.length) {
+        this.#buffer.set(bytes, this.#total)
+        this.#total = need
+        return
+      }
+    }
     const source = bytes.length > capacity ? bytes.subarray(bytes.length - capacity) : bytes
     const at = (this.#total + bytes.length - source.length) % capacity
     const first = Math.min(source.length, capacity - at)

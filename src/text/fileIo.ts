@@ -57,16 +57,23 @@ export const readUpTo = async (handle: FileHandle, size: number, onChunk?: (chun
   return filled === size ? buffer : buffer.subarray(0, filled)
 }
 
+/** A chunk size for a file of about `bytes`: at least 4 KiB, at most IO_CHUNK_BYTES. */
+const chunkBytesFor = (bytes: number): number => Math.min(IO_CHUNK_BYTES, Math.max(4096, bytes))
+
 /**
  * Reads an open file from its start to its end in chunks through two chunk buffers (the next read
  * in flight while `onChunk` sees the last one), until `onChunk` returns false. Whether it read to
  * the end.
  */
-const eachChunk = async (handle: FileHandle, onChunk: (chunk: Buffer, position: number) => boolean): Promise<boolean> => {
-  const buffers = [Buffer.allocUnsafe(IO_CHUNK_BYTES), Buffer.allocUnsafe(IO_CHUNK_BYTES)] as const
+const eachChunk = async (
+  handle: FileHandle,
+  onChunk: (chunk: Buffer, position: number) => boolean,
+  chunkBytes: number = IO_CHUNK_BYTES
+): Promise<boolean> => {
+  const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const
   let position = 0
   let turn = 0
-  let pending = readAt(handle, buffers[0], 0, IO_CHUNK_BYTES, 0)
+  let pending = readAt(handle, buffers[0], 0, chunkBytes, 0)
   for (;;) {
     const n = await pending
     if (n === 0) return true
@@ -75,8 +82,8 @@ const eachChunk = async (handle: FileHandle, onChunk: (chunk: Buffer, position: 
     position += n
     turn ^= 1
     // A short read of a regular file is its end: no further read is needed to find it.
-    const more = n === IO_CHUNK_BYTES
-    if (more) pending = readAt(handle, buffers[turn]!, 0, IO_CHUNK_BYTES, position)
+    const more = n === chunkBytes
+    if (more) pending = readAt(handle, buffers[turn]!, 0, chunkBytes, position)
     if (!onChunk(current.subarray(0, n), at)) return false
     if (!more) return true
   }
@@ -91,20 +98,26 @@ const eachChunk = async (handle: FileHandle, onChunk: (chunk: Buffer, position: 
 export const sameContents = async (handle: FileHandle, expected: Uint8Array): Promise<boolean> => {
   const want = Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength)
   let seen = 0
+  // Chunks of the expected size and one byte more (up to IO_CHUNK_BYTES): a small file is compared
+  // in one read, a longer one found out by it, and an edit does not pay for two 4 MiB buffers.
   const same = await eachChunk(handle, (chunk, at) => {
     seen = at + chunk.length
     return seen <= want.length && chunk.equals(want.subarray(at, seen))
-  })
+  }, chunkBytesFor(want.length + 1))
   return same && seen === want.length
 }
 
-/** The sha256 of an open file's bytes to its end, read in chunks (two chunk buffers, whatever the size). @category hashing */
+/**
+ * The sha256 of an open file's bytes to its end, read in chunks (two chunk buffers of up to
+ * IO_CHUNK_BYTES, sized to the file when it is smaller). @category hashing
+ */
 export const hashContents = async (handle: FileHandle): Promise<string> => {
   const hash = createHash("sha256")
+  const { size } = await handle.stat()
   await eachChunk(handle, (chunk) => {
     hash.update(chunk)
     return true
-  })
+  }, chunkBytesFor(size + 1))
   return hash.digest("hex")
 }
 
