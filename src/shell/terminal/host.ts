@@ -241,8 +241,10 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     cwd
   })
 
+  // which inherited variables pass, by name, decided once per host (the values are read per command)
+  const envDecided = new Map<string, boolean>()
   const envFor = (tag: string, confined: boolean): Record<string, string> => ({
-    ...inheritedEnvironment(process.env, { allow: sandbox.envAllow }),
+    ...inheritedEnvironment(process.env, { allow: sandbox.envAllow }, envDecided),
     ...settings.env,
     ...(confined ? { TMPDIR: tmpDir } : {}),
     TERM: "xterm-256color",
