@@ -39,7 +39,7 @@ export const run = async ({ smoke }) => {
   const tw = await import(path.join(distDir, "index.js"))
   const { Effect, Layer, ManagedRuntime } = await import("effect")
   const fg = (await import("fast-glob")).default
-  const sizes = smoke ? [3] : [10, 100, 1000]
+  const sizes = smoke ? [3] : process.env.TOOLWRIGHT_MIX_SIZES ? process.env.TOOLWRIGHT_MIX_SIZES.split(",").map(Number) : [10, 100, 1000]
   const rows = []
   for (const n of sizes) {
     const root = workspace(n)

@@ -81,18 +81,25 @@ export interface EnvironmentPolicy {
  */
 export const inheritedEnvironment = (
   source: Readonly<Record<string, string | undefined>>,
-  policy: EnvironmentPolicy = {}
+  policy: EnvironmentPolicy = {},
+  /** Decisions by name already made under the same policy (a host keeps one: a command's start then tests no patterns). */
+  decided?: Map<string, boolean>
 ): Record<string, string> => {
   const extra = policy.allow ?? []
   const out: Record<string, string> = {}
+  const passes = (name: string): boolean => {
+    if (extra.includes(name)) return true
+    const allowed = DEFAULT_ENV_ALLOW.some((p) => matchesAllowed(p, name)) || extra.some((p) => matchesAllowed(p, name))
+    return allowed && !looksSecret(name)
+  }
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined || value.startsWith("()") || name.startsWith("BASH_FUNC_")) continue
-    if (extra.includes(name)) {
-      out[name] = value
-      continue
+    let pass = decided?.get(name)
+    if (pass === undefined) {
+      pass = passes(name)
+      decided?.set(name, pass)
     }
-    const allowed = DEFAULT_ENV_ALLOW.some((p) => matchesAllowed(p, name)) || extra.some((p) => matchesAllowed(p, name))
-    if (allowed && !looksSecret(name)) out[name] = value
+    if (pass) out[name] = value
   }
   return out
 }

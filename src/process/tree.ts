@@ -220,6 +220,59 @@ export const findTaggedPids = (tag: string, options: { readonly prefix?: boolean
   return out
 }
 
+/** The children of a process, from each of its threads' `/proc/<pid>/task/<tid>/children`; undefined where the kernel has no such file. */
+const procChildren = (pid: number): Array<number> | undefined => {
+  let tasks: Array<string>
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return [] // gone
+  }
+  const out: Array<number> = []
+  for (const tid of tasks) {
+    let text: string
+    try {
+      text = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, "latin1")
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync(`/proc/${pid}/task/${tid}`)) return undefined
+      continue // the thread ended while we read
+    }
+    for (const field of text.split(/\s+/)) if (field !== "") out.push(Number(field))
+  }
+  return out
+}
+
+/**
+ * A process and its descendants (breadth-first, within {@link MAX_DESCENDANTS} and
+ * {@link MAX_DEPTH}), read synchronously from the `/proc/<pid>/task/<tid>/children` files of
+ * that tree only: the cost follows the tree, not the machine's process count (a scan of every
+ * `/proc/<pid>` costs tens of milliseconds, and with many commands running at once it was paid by
+ * each of them, every poll). `undefined` off Linux or where the kernel lacks the children files
+ * (then the caller falls back to a scan); `[]` when the root is gone.
+ *
+ * @category process trees
+ */
+export const treePids = (root: number): Array<number> | undefined => {
+  if (process.platform !== "linux" || !Number.isInteger(root) || root <= 0) return undefined
+  const first = procChildren(root)
+  if (first === undefined) return undefined
+  if (!fs.existsSync(`/proc/${root}`)) return []
+  const out = [root]
+  const seen = new Set(out)
+  let level = first
+  for (let depth = 1; depth <= MAX_DEPTH && level.length > 0 && out.length <= MAX_DESCENDANTS; depth++) {
+    const next: Array<number> = []
+    for (const pid of level) {
+      if (!Number.isInteger(pid) || seen.has(pid) || out.length > MAX_DESCENDANTS) continue
+      seen.add(pid)
+      out.push(pid)
+      next.push(...(procChildren(pid) ?? []))
+    }
+    level = next
+  }
+  return out
+}
+
 /** The start time of a process (Linux `/proc/<pid>/stat` field 22), to tell a reused PID apart. */
 const startTimeOf = (pid: number): string | undefined => {
   if (process.platform !== "linux") return undefined

@@ -144,6 +144,16 @@ describe("the environment policy", () => {
     for (const name of ["NPM_TOKEN", "OPENAI_API_KEY", "MY_SECRET", "PGPASSWORD", "GOOGLE_APPLICATION_CREDENTIALS", "SSH_PRIVATE", "GH_PAT"]) assert.isTrue(looksSecret(name), name)
     for (const name of ["PATH", "HOME", "KEYBOARD", "LANG", "TERM"]) assert.isFalse(looksSecret(name), name)
   })
+
+  it("decisions kept by name (a host's) give the same environment, and the values are read each time", () => {
+    const policy = { allow: ["RANDOM_*", "GITHUB_TOKEN", "DB_*"] }
+    const source: Record<string, string> = { PATH: "/bin", GITHUB_TOKEN: "t", DB_PASSWORD: "p", RANDOM_THING: "r", EVIL: "x", BASH_FUNC_x: "() { :; }" }
+    const decided = new Map<string, boolean>()
+    assert.deepStrictEqual(inheritedEnvironment(source, policy, decided), inheritedEnvironment(source, policy))
+    assert.deepStrictEqual(Object.fromEntries(decided), { PATH: true, GITHUB_TOKEN: true, DB_PASSWORD: false, RANDOM_THING: true, EVIL: false })
+    const later = { ...source, PATH: "/usr/bin", RANDOM_OTHER: "o", RANDOM_THING: "() { :; }" }
+    assert.deepStrictEqual(inheritedEnvironment(later, policy, decided), { PATH: "/usr/bin", GITHUB_TOKEN: "t", RANDOM_OTHER: "o" })
+  })
 })
 
 describe("blocked by the sandbox", () => {

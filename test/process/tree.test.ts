@@ -12,6 +12,7 @@ import {
   MAX_DESCENDANTS,
   parsePsOutput,
   PROCESS_TAG_VARIABLE,
+  treePids,
   walkDescendants
 } from "../../src/process/tree.js"
 import { makeDir, readPids, survivors, TREE_PIDS, TREE_SCRIPT } from "../shell/helpers.js"
@@ -79,6 +80,30 @@ describe("process trees of real processes", () => {
       yield* killProcessTree(0, { tag })
       assert.deepStrictEqual(survivors(pids), [])
     }), 20_000)
+
+  it.live("treePids reads the tree from its own /proc files: the root and its descendants, nothing else, whatever else runs", () =>
+    Effect.gen(function*() {
+      const dir = makeDir()
+      fs.writeFileSync(path.join(dir, "tree.sh"), TREE_SCRIPT)
+      const pidFile = path.join(dir, "pids")
+      const tag = `twtest${process.pid}.3`
+      // 60 unrelated processes carrying the same tag: a scan by tag finds them all; the tree walk none of them
+      const others = Array.from({ length: 60 }, () => spawn("sleep", ["1000"], { stdio: "ignore", env: { ...process.env, [PROCESS_TAG_VARIABLE]: tag } }))
+      const child = spawn("bash", ["tree.sh", pidFile], { cwd: dir, detached: true, stdio: "ignore", env: { ...process.env, [PROCESS_TAG_VARIABLE]: tag } })
+      const pids = yield* readPids(pidFile, TREE_PIDS)
+      const walked = treePids(child.pid!)!
+      const listed = yield* listDescendantPids(child.pid!)
+      assert.strictEqual(walked[0], child.pid)
+      assert.sameMembers(walked.slice(1), listed)
+      assert.strictEqual(pids.filter((p) => walked.includes(p)).length, TREE_PIDS - 1) // all but the re-parented daemon
+      assert.isAtMost(walked.length, TREE_PIDS + 4) // the subshells' `sleep`s are exec'd: a handful of processes
+      assert.isAtLeast(findTaggedPids(tag).length, 60)
+      for (const other of others) assert.notInclude(walked, other.pid)
+      yield* killProcessTree(child.pid!, { tag })
+      for (const other of others) other.kill("SIGKILL")
+      assert.deepStrictEqual(treePids(child.pid!), [])
+      assert.isUndefined(treePids(0))
+    }), 30_000)
 
   it.live("an invalid or finished root lists nothing", () =>
     Effect.gen(function*() {

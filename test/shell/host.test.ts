@@ -186,3 +186,34 @@ describe("TOOLWRIGHT_SHELL_PTY", () => {
       }
     }))
 })
+
+// Issue 18: the waiting-for-input check once scanned every process on the machine, for every
+// command, at every poll; with many commands at once the scans stalled the event loop past their
+// timeouts. It now reads each run's own process tree (test/process/tree.test.ts: `treePids`).
+describe("ProcessHost: many commands waiting for input at once", () => {
+  it.live("each is handed off as waiting for input (sandboxed, one session each)", () =>
+    Effect.gen(function*() {
+      const sessions = 12
+      const results = yield* Effect.forEach(Array.from({ length: sessions }, (_, i) => i), (i) =>
+        Effect.gen(function*() {
+          const host = yield* ProcessHost
+          const dir = makeDir()
+          return yield* host.run({
+            command: `read -p "Name ${i}? " x; echo "hi $x"`,
+            cwd: dir,
+            timeoutMs: 60_000,
+            spillDir: path.join(dir, "spill"),
+            autoBackground: { idleMs: 300, wallMs: 0 }
+          })
+        }).pipe(Effect.provide(hostLayer())), { concurrency: "unbounded" })
+      for (const [i, result] of results.entries()) {
+        if (ptyLoads()) {
+          assert.strictEqual(result.handoff?.reason, "input", `session ${i}: ${JSON.stringify({ exitCode: result.exitCode, timedOut: result.timedOut })}`)
+        } else {
+          // without a PTY nothing reads a terminal: read gets end of input and the command ends
+          assert.isUndefined(result.handoff)
+          assert.isFalse(result.timedOut)
+        }
+      }
+    }), 120_000)
+})

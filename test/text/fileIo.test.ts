@@ -27,8 +27,8 @@ const withHandle = <A>(file: string, f: (h: fsp.FileHandle) => Promise<A>) =>
     (h) => Effect.promise(() => h.close())
   )
 
-// Sizes at the edges of the 4 MiB read chunk, written as real files.
-const SIZES = [0, 1, IO_CHUNK_BYTES - 1, IO_CHUNK_BYTES, IO_CHUNK_BYTES + 1, 2 * IO_CHUNK_BYTES + 1]
+// Sizes at the edges of the 4 MiB read chunk and of the 4 KiB smallest one, written as real files.
+const SIZES = [0, 1, 4095, 4096, 4097, 100_000, IO_CHUNK_BYTES - 1, IO_CHUNK_BYTES, IO_CHUNK_BYTES + 1, 2 * IO_CHUNK_BYTES + 1]
 
 describe("chunked whole-file reads, hashes and writes", () => {
   it("the read and hash chunk is 4 MiB", () => {

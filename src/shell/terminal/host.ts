@@ -241,8 +241,10 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     cwd
   })
 
+  // which inherited variables pass, by name, decided once per host (the values are read per command)
+  const envDecided = new Map<string, boolean>()
   const envFor = (tag: string, confined: boolean): Record<string, string> => ({
-    ...inheritedEnvironment(process.env, { allow: sandbox.envAllow }),
+    ...inheritedEnvironment(process.env, { allow: sandbox.envAllow }, envDecided),
     ...settings.env,
     ...(confined ? { TMPDIR: tmpDir } : {}),
     TERM: "xterm-256color",
@@ -378,7 +380,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
             yield* Effect.sleep(Duration.millis(AUTO_BACKGROUND_POLL_MS))
             const now = Date.now()
             if (auto.wallMs > 0 && now - started >= auto.wallMs) return "wall" as const
-            if (auto.idleMs > 0 && proc.backend === "pty" && now - lastOutputAt >= auto.idleMs && runWaitsOnTerminal(tag)) {
+            if (auto.idleMs > 0 && proc.backend === "pty" && now - lastOutputAt >= auto.idleMs && runWaitsOnTerminal(proc.pid ?? 0, tag)) {
               return "input" as const
             }
           }

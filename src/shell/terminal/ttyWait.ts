@@ -1,6 +1,6 @@
 /**
  * Is a command waiting for someone to type? Linux only, read from `/proc`, for the processes of one
- * run (found by the run's environment tag, so sandboxed and re-parented processes count):
+ * run (its process tree; see {@link runWaitsOnTerminal}):
  *
  * - `/proc/<pid>/syscall` names the system call the process is blocked in, and its arguments. A
  *   process blocked in `read`/`readv` on a file descriptor whose `/proc/<pid>/fd/<n>` link is a
@@ -18,7 +18,7 @@
  * @since 0.1.0
  */
 import * as fs from "node:fs"
-import { findTaggedPids } from "../../process/index.js"
+import { findTaggedPids, treePids } from "../../process/index.js"
 
 /** System call numbers per architecture: reads, and waits on several descriptors. */
 const SYSCALLS: Readonly<Record<string, { readonly reads: ReadonlySet<number>; readonly waits: ReadonlySet<number> }>> = {
@@ -55,5 +55,15 @@ export const isWaitingOnTerminal = (pid: number, arch: string = process.arch): b
   return calls.waits.has(nr) && isTerminal(pid, 0)
 }
 
-/** True when any process of the run with this tag waits on its terminal. @category predicates */
-export const runWaitsOnTerminal = (tag: string): boolean => findTaggedPids(tag).some((pid) => isWaitingOnTerminal(pid))
+/**
+ * True when any process of the run waits on its terminal: the run's process tree (its root `pid`
+ * and descendants; a sandboxed command's processes are descendants of the sandbox's), read from
+ * that tree's own `/proc` files. Only where the kernel lacks them does it fall back to scanning
+ * every process for the run's tag: that scan costs the machine's process count, paid by each
+ * running command at every poll, and with a thousand commands at once it stalled the event loop
+ * for minutes (issue 18).
+ *
+ * @category predicates
+ */
+export const runWaitsOnTerminal = (pid: number, tag: string): boolean =>
+  (treePids(pid) ?? findTaggedPids(tag)).some((p) => isWaitingOnTerminal(p))
