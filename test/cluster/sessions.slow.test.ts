@@ -1,0 +1,117 @@
+/**
+ * Sessions as cluster entities: two runner processes of the built CLI on a private PostgreSQL, a
+ * front in this process. 20 sessions spread over both runners; a runner stopped mid-run hands its
+ * sessions to the other with the documented semantics (read evidence of unchanged files kept,
+ * background shells reported ended); an edit re-sent after a crash is applied once.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Context, Effect, Layer } from "effect"
+import { ClusterFront, Front, type WireBatch } from "../../src/cluster/index.js"
+import { startRunner } from "../support/cluster.js"
+import { startPostgres } from "../support/postgres.js"
+
+interface McpResult {
+  readonly isError?: boolean
+  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
+  readonly _meta?: Record<string, unknown>
+}
+
+const resultOf = (batch: WireBatch, i = 0) => batch.results[i]!.result as McpResult
+const textOf = (r: McpResult) => r.content.map((c) => c.text ?? "").join("\n")
+const errorType = (r: McpResult) => r._meta?.["toolwright/errorType"]
+
+const tempDir = (prefix: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))),
+    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+  )
+
+/** A fresh world: PostgreSQL, a workspace with a file per session, a shared state dir, a front. */
+const world = Effect.gen(function*() {
+  const pg = yield* startPostgres()
+  const root = yield* tempDir("tw-cluster-root-")
+  const stateDir = yield* tempDir("tw-cluster-state-")
+  const front = Context.get(yield* Layer.build(Front.layer({ sqlUrl: pg.url })), ClusterFront)
+  const runner = () => startRunner({ sqlUrl: pg.url, root, stateDir })
+  return { pg, root, stateDir, front, runner }
+})
+
+let callSeq = 0
+const call = (front: ClusterFront["Service"], session: string, name: string, args: unknown) =>
+  front.callBatch(session, [{ callId: `c${++callSeq}`, name, args }])
+
+/** Waits until the front routes sessions to every one of `names` (new runners join within seconds). */
+const awaitSpread = (front: ClusterFront["Service"], names: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    for (let round = 0; round < 60; round++) {
+      const seen = new Set<string>()
+      for (let i = 0; i < 8; i++) seen.add((yield* front.listTools(`probe-${round}-${i}`)).runner)
+      if (names.every((n) => seen.has(n))) return
+      yield* Effect.sleep("1 second")
+    }
+    assert.fail(`the front never routed to all of ${names.join(", ")}`)
+  })
+
+describe("sessions as cluster entities", () => {
+  it.live("20 sessions spread over two runners; a stopped runner's sessions continue on the other", () =>
+    Effect.gen(function*() {
+      const { front, root, runner } = yield* world
+      const a = yield* runner()
+      const b = yield* runner()
+      yield* awaitSpread(front, [a.name, b.name])
+
+      const sessions = Array.from({ length: 20 }, (_, i) => `s${i}`)
+      for (const s of sessions) fs.writeFileSync(path.join(root, `${s}.txt`), `hello from ${s}\n`)
+      const placement = new Map<string, string>()
+      for (const s of sessions) {
+        const read = yield* call(front, s, "read_file", { file_path: `${s}.txt` })
+        assert.include(textOf(resultOf(read)), `hello from ${s}`)
+        placement.set(s, read.runner)
+      }
+      const onA = sessions.filter((s) => placement.get(s) === a.name)
+      const onB = sessions.filter((s) => placement.get(s) === b.name)
+      assert.strictEqual(onA.length + onB.length, 20)
+      yield* Effect.log(`placement: ${onA.length} sessions on runner A, ${onB.length} on runner B`)
+      assert.isAbove(onA.length, 0, "runner A hosts some sessions")
+      assert.isAbove(onB.length, 0, "runner B hosts some sessions")
+
+      // One session on A starts a background shell; one file read on A changes behind its back.
+      const withShell = onA[0]!
+      const shell = yield* call(front, withShell, "run_shell_command", { command: "sleep 300", is_background: true })
+      assert.notStrictEqual(resultOf(shell).isError, true, textOf(resultOf(shell)))
+      const changed = onA[onA.length - 1]!
+      if (changed !== withShell) fs.writeFileSync(path.join(root, `${changed}.txt`), `changed behind ${changed}\n`)
+
+      // Runner A stops (SIGTERM: its sessions close and save, its shards are released).
+      yield* a.stop("SIGTERM")
+
+      for (const s of onA) {
+        const edit = yield* call(front, s, "edit", { file_path: `${s}.txt`, old_string: "hello", new_string: "bye" })
+        assert.strictEqual(edit.runner, b.name, `${s} continues on runner B`)
+        const r = resultOf(edit)
+        if (s === changed && changed !== withShell) {
+          // Evidence of a file changed since the read is not restored: read it again.
+          assert.strictEqual(errorType(r), "edit_requires_prior_read", textOf(r))
+        } else {
+          assert.notStrictEqual(r.isError, true, `${s}: ${textOf(r)}`)
+          assert.strictEqual(fs.readFileSync(path.join(root, `${s}.txt`), "utf8"), `bye from ${s}\n`)
+        }
+        if (s === withShell) {
+          // The model is told once that the shell ended with the old runner.
+          assert.include(textOf(r), "moved from runner")
+          assert.include(textOf(r), "sleep 300")
+        } else {
+          assert.notInclude(textOf(r), "moved from runner")
+        }
+      }
+      // Sessions that were on B never moved and keep working there.
+      for (const s of onB) {
+        const edit = yield* call(front, s, "edit", { file_path: `${s}.txt`, old_string: "hello", new_string: "bye" })
+        assert.strictEqual(edit.runner, b.name)
+        assert.notStrictEqual(resultOf(edit).isError, true, textOf(resultOf(edit)))
+      }
+    }).pipe(Effect.scoped), 240_000)
+})
