@@ -22,8 +22,8 @@ import { toCallToolResult } from "../serve/content.js"
 import { BackgroundShells } from "../shell/index.js"
 import { toMcp } from "../tool/declarations.js"
 import { Workspace } from "../session/index.js"
-import { type RunningShell, readMarker, writeMarker } from "./marker.js"
-import { SessionUnavailable, storeNameOf, ToolSession, type WireBatch } from "./protocol.js"
+import { clusterDir, readInflight, type RunningShell, readMarker, writeInflight, writeMarker } from "./marker.js"
+import { lostBatch, SessionUnavailable, storeNameOf, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 
 /** How a runner builds the sessions it hosts. @category models */
 export interface RunnerSessionOptions extends Omit<SessionLayer.SessionOptions, "sessionId" | "resume"> {
@@ -80,6 +80,10 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
 
       // What the last runner of this session left behind: shells that ended with it.
       const previous = yield* readMarker(stateDir, address.entityId)
+      // The batch the last runner was running when it went away: the cluster re-sends a volatile
+      // message whose runner vanished, and such a replay must not run a second time.
+      const unfinished = yield* readInflight(stateDir, address.entityId)
+      const journal = yield* clusterDir(stateDir).pipe(Effect.orDie)
       const notice = yield* Ref.make(
         previous !== undefined && previous.runner !== runner && previous.shells.length > 0
           ? movedNotice(previous.runner, runner, previous.shells)
@@ -107,8 +111,20 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
         Effect.forkIn(scope)
       )
 
-      const CallBatch = Effect.fn("ToolSession.CallBatch")(function*({ payload }: { readonly payload: { readonly calls: ReadonlyArray<{ readonly callId: string; readonly name: string; readonly args: unknown }> } }) {
+      const CallBatch = Effect.fn("ToolSession.CallBatch")(function*(request: {
+        readonly requestId: bigint | string
+        readonly payload: { readonly calls: ReadonlyArray<WireCall> }
+      }) {
+        const { payload } = request
+        const requestId = String(request.requestId)
+        if (requestId === unfinished) {
+          const why = "stopped while this call ran, and the cluster delivered it again to runner " + runner
+          return { results: lostBatch(address.entityId, payload.calls, why), runner } satisfies WireBatch
+        }
+        // Recorded before the batch runs and cleared only when it completes: interrupted or killed, it stays.
+        yield* writeInflight(journal, address.entityId, requestId)
         const batch = yield* scheduler.runBatch(payload.calls)
+        yield* writeInflight(journal, address.entityId, undefined)
         yield* syncShells
         const results = batch.results.map((result, i) => ({
           callId: payload.calls[i]?.callId ?? result.callId,

@@ -11,8 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { ERROR_TYPE_META } from "../serve/content.js"
-import { SessionRunnerLost, SessionUnavailable, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
+import { lostBatch, SessionUnavailable, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 import { sqlLayer } from "./runner.js"
 
 /** The front's view of the cluster. @category services */
@@ -27,12 +26,6 @@ export class ClusterFront extends Context.Service<ClusterFront, {
   readonly listTools: (sessionId: string) => Effect.Effect<{ readonly tools: ReadonlyArray<unknown>; readonly runner: string }, SessionUnavailable>
 }>()("toolwright/cluster/ClusterFront") {}
 
-const lostResult = (error: SessionRunnerLost) => ({
-  isError: true,
-  content: [{ type: "text", text: error.message }],
-  _meta: { [ERROR_TYPE_META]: error.code }
-})
-
 /** Builds the front's service from a sharding layer's entity client. @category constructors */
 export const make = Effect.gen(function*() {
   const clientFor = yield* ToolSession.client
@@ -42,12 +35,8 @@ export const make = Effect.gen(function*() {
         const unavailable = Cause.findErrorOption(cause).pipe(Option.filter((e) => e instanceof SessionUnavailable))
         if (Option.isSome(unavailable)) return Effect.fail(unavailable.value as SessionUnavailable)
         if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
-        const lost = new SessionRunnerLost({
-          message: `The runner hosting session "${sessionId}" stopped or could not be reached while this call ran ` +
-            `(${Cause.pretty(cause).split("\n")[0]}). Whether the call took effect is unknown, and it was not sent again. ` +
-            "Read the files it would have changed again before editing them; background shells of the session have ended."
-        })
-        return Effect.succeed({ results: calls.map((c) => ({ callId: c.callId, result: lostResult(lost) })), runner: "" } satisfies WireBatch)
+        const why = `stopped or could not be reached while this call ran (${Cause.pretty(cause).split("\n")[0]})`
+        return Effect.succeed({ results: lostBatch(sessionId, calls, why), runner: "" } satisfies WireBatch)
       })
     )
   })

@@ -8,7 +8,7 @@
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { ifExists, readText, writeFileAtomic } from "../disk/index.js"
+import { ifExists, readText, remove, writeFile, writeFileAtomic } from "../disk/index.js"
 import { ensureStateSubdir } from "../session/index.js"
 
 /** A shell that was running. @category models */
@@ -48,3 +48,37 @@ export const writeMarker = (stateDir: string, sessionId: string, marker: RunnerM
   }).pipe(
     Effect.catch((e) => Effect.logWarning(`toolwright: the runner marker of "${sessionId}" was not written: ${e.message}`))
   )
+
+const inflightPath = (dir: string, sessionId: string) => path.join(dir, `${encodeURIComponent(sessionId)}.inflight`)
+
+/**
+ * The request id of the batch the session was running when its runner went away (written before a
+ * batch runs, removed when it completes), if any. A batch that arrives again with that id is a
+ * replay of a message that may already have taken effect.
+ * @category accessors
+ */
+export const readInflight = (stateDir: string, sessionId: string): Effect.Effect<string | undefined> =>
+  Effect.gen(function*() {
+    const dir = yield* ensureStateSubdir(stateDir, "cluster")
+    return yield* ifExists(readText(inflightPath(dir, sessionId)))
+  }).pipe(
+    Effect.catch((e) => Effect.as(Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" is unreadable: ${e.message}`), undefined))
+  )
+
+/**
+ * Records (`requestId`) or clears (`undefined`) the batch in flight, in the state dir's `cluster`
+ * subdirectory (`clusterDir`). Not fsynced: it must survive
+ * the runner process, which the page cache does; a machine crash may lose it.
+ * @category accessors
+ */
+export const writeInflight = (clusterDir: string, sessionId: string, requestId: string | undefined): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const file = inflightPath(clusterDir, sessionId)
+    if (requestId === undefined) yield* remove(file)
+    else yield* writeFile(file, requestId, { mode: 0o600 })
+  }).pipe(
+    Effect.catch((e) => Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" was not written: ${e.message}`))
+  )
+
+/** The state dir's `cluster` subdirectory, created if missing. @category accessors */
+export const clusterDir = (stateDir: string) => ensureStateSubdir(stateDir, "cluster")

@@ -9,6 +9,7 @@
 import * as Schema from "effect/Schema"
 import { ClusterSchema, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
+import { ERROR_TYPE_META } from "../serve/content.js"
 
 /** One call as the model emitted it. @category models */
 export const WireCall = Schema.Struct({
@@ -86,4 +87,19 @@ export class SessionRunnerLost extends Schema.TaggedError<SessionRunnerLost>()("
 }) {
   /** The wire code. */
   readonly code = "session_runner_lost"
+}
+
+/** Every call of a batch as a `session_runner_lost` failure (an MCP `CallToolResult` each). @category constructors */
+export const lostBatch = (
+  sessionId: string,
+  calls: ReadonlyArray<WireCall>,
+  why: string
+): ReadonlyArray<WireResult> => {
+  const error = new SessionRunnerLost({
+    message: `The runner hosting session "${sessionId}" ${why}. Whether the call took effect is unknown, and it was ` +
+      "not run again. Read the files it would have changed again before editing them; background shells of the " +
+      "session have ended."
+  })
+  const result = { isError: true, content: [{ type: "text", text: error.message }], _meta: { [ERROR_TYPE_META]: error.code } }
+  return calls.map((c) => ({ callId: c.callId, result }))
 }

@@ -8,7 +8,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Fiber, Layer } from "effect"
 import { ClusterFront, Front, type WireBatch } from "../../src/cluster/index.js"
 import { startRunner } from "../support/cluster.js"
 import { startPostgres } from "../support/postgres.js"
@@ -113,5 +113,52 @@ describe("sessions as cluster entities", () => {
         assert.strictEqual(edit.runner, b.name)
         assert.notStrictEqual(resultOf(edit).isError, true, textOf(resultOf(edit)))
       }
+    }).pipe(Effect.scoped), 240_000)
+
+  it.live("a runner killed mid-run: the running call is reported lost; an edit re-sent after the crash is applied once", () =>
+    Effect.gen(function*() {
+      const { front, root, runner } = yield* world
+      const a = yield* runner()
+      const b = yield* runner()
+      yield* awaitSpread(front, [a.name, b.name])
+
+      // Two sessions on one runner: one edits, the other runs a long command.
+      const first = (yield* front.listTools("x0")).runner
+      const victim = first === a.name ? a : b
+      const survivor = victim === a ? b : a
+      let y = ""
+      for (let i = 1; y === ""; i++) if ((yield* front.listTools(`y${i}`)).runner === victim.name) y = `y${i}`
+
+      fs.writeFileSync(path.join(root, "count.txt"), "n = 1\n")
+      const read = yield* call(front, "x0", "read_file", { file_path: "count.txt" })
+      assert.strictEqual(read.runner, victim.name)
+      const edit = { callId: "edit-1", name: "edit", args: { file_path: "count.txt", old_string: "n = 1", new_string: "n = 1 + 1" } }
+      const applied = yield* front.callBatch("x0", [edit])
+      assert.notStrictEqual(resultOf(applied).isError, true, textOf(resultOf(applied)))
+      assert.strictEqual(fs.readFileSync(path.join(root, "count.txt"), "utf8"), "n = 1 + 1\n")
+
+      const running = yield* Effect.forkChild(call(front, y, "run_shell_command", { command: "for i in $(seq 60); do echo tick $i; sleep 1; done" }))
+      yield* Effect.sleep("2 seconds")
+      // The crash: no session closes, nothing is saved, the reply of the edit counts as lost.
+      yield* victim.stop("SIGKILL")
+
+      const lostBatch = yield* Fiber.join(running)
+      yield* Effect.log(`lost batch from runner "${lostBatch.runner}" (victim ${victim.name})`)
+      const lost = resultOf(lostBatch)
+      assert.strictEqual(errorType(lost), "session_runner_lost", textOf(lost))
+      assert.include(textOf(lost), "Whether the call took effect is unknown")
+
+      // The edit is sent again, as a front or model would after a lost reply: it reaches the other
+      // runner, whose session has no evidence of the file's current bytes, and is refused.
+      const again = yield* front.callBatch("x0", [edit])
+      assert.strictEqual(again.runner, survivor.name)
+      assert.strictEqual(errorType(resultOf(again)), "edit_requires_prior_read", textOf(resultOf(again)))
+      assert.strictEqual(fs.readFileSync(path.join(root, "count.txt"), "utf8"), "n = 1 + 1\n", "applied exactly once")
+
+      // Read again, the session goes on on the survivor.
+      yield* call(front, "x0", "read_file", { file_path: "count.txt" })
+      const next = resultOf(yield* call(front, "x0", "edit", { file_path: "count.txt", old_string: "n = 1 + 1", new_string: "n = 3" }))
+      assert.notStrictEqual(next.isError, true, textOf(next))
+      assert.strictEqual(fs.readFileSync(path.join(root, "count.txt"), "utf8"), "n = 3\n")
     }).pipe(Effect.scoped), 240_000)
 })
