@@ -4,6 +4,7 @@
 // command) in N sessions at once through one runner and through two.
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { distDir, median, repoRoot, tempDir } from "../lib.mjs"
 import { freePort, startPg } from "../pg.mjs"
@@ -30,6 +31,7 @@ const startRunner = async (url, root, state) => {
     child.once("exit", (code) => reject(new Error(`runner exited ${code}: ${err}`)))
   })
   return {
+    pid: child.pid,
     name: `127.0.0.1:${port}`,
     stop: () =>
       new Promise((r) => {
@@ -39,6 +41,16 @@ const startRunner = async (url, root, state) => {
         child.kill("SIGTERM")
       })
   }
+}
+
+// CPU time (ms) a process has used: utime + stime from /proc (clock ticks of 10 ms).
+const procCpuMs = (pid) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+const selfCpuMs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
 }
 
 const workspace = (n) => {
@@ -70,11 +82,14 @@ export const run = async ({ smoke }) => {
     ))
     const scheduler = await direct.runPromise(Effect.gen(function*() { return yield* tw.Scheduler }))
     const directMs = []
+    let directCpu = 0
     for (let i = 0; i < calls + 20; i++) {
+      if (i === 20) directCpu = selfCpuMs()
       const t0 = performance.now()
       await direct.runPromise(scheduler.runOne({ callId: `d${i}`, name: "read_file", args: { file_path: "small.txt" } }))
       if (i >= 20) directMs.push(performance.now() - t0)
     }
+    directCpu = (selfCpuMs() - directCpu) / calls
     await direct.dispose()
 
     console.error("cluster bench: direct done")
@@ -85,18 +100,28 @@ export const run = async ({ smoke }) => {
     const call = (session, callId, name, args) => front.runPromise(svc.callBatch(session, [{ callId, name, args }]))
 
     const clusterMs = []
+    let frontCpu = 0
+    let runnerCpu = 0
     for (let i = 0; i < calls + 20; i++) {
+      if (i === 20) (frontCpu = selfCpuMs(), runnerCpu = procCpuMs(runners[0].pid))
       const t0 = performance.now()
       await call("overhead", `o${i}`, "read_file", { file_path: "small.txt" })
       if (i >= 20) clusterMs.push(performance.now() - t0)
     }
+    frontCpu = (selfCpuMs() - frontCpu) / calls
+    runnerCpu = (procCpuMs(runners[0].pid) - runnerCpu) / calls
     console.error("cluster bench: overhead done")
     const d50 = median(directMs)
     const c50 = median(clusterMs)
     rows.push({
       scenario: "cluster: read_file of a small file, per call (front → runner) vs in-process session",
       size: `${calls} calls`, ours: c50, limit: d50, unit: "ms p50", limitName: "same call, session in this process",
-      ratio: c50 / d50, note: `+${(c50 - d50).toFixed(2)} ms p50; p99 ${percentile(clusterMs, 99).toFixed(1)} vs ${percentile(directMs, 99).toFixed(1)} ms`
+      ratio: c50 / d50, note: `+${(c50 - d50).toFixed(2)} ms p50; p99 ${percentile(clusterMs, 99).toFixed(1)} vs ${percentile(directMs, 99).toFixed(1)} ms; load average ${os.loadavg()[0].toFixed(1)}`
+    })
+    rows.push({
+      scenario: "cluster: CPU per read_file call, front + runner processes vs in-process session",
+      size: `${calls} calls`, ours: frontCpu + runnerCpu, limit: directCpu, unit: "CPU ms/call", limitName: "same call, session in this process",
+      ratio: (frontCpu + runnerCpu) / directCpu, note: `front ${frontCpu.toFixed(2)} + runner ${runnerCpu.toFixed(2)} ms (PostgreSQL not counted)`
     })
 
     const mixed = async (prefix, offset) => {

@@ -107,6 +107,11 @@ describe("sessions as cluster entities", () => {
           assert.notInclude(textOf(r), "moved from runner")
         }
       }
+      // A session that cannot start on its runner (here: not a valid session name) is session_unavailable.
+      const refused = yield* Effect.flip(front.callBatch("no spaces allowed", [{ callId: "u1", name: "read_file", args: { file_path: "s0.txt" } }]))
+      assert.strictEqual(refused.code, "session_unavailable")
+      assert.include(refused.message, "is not a session name")
+
       // Sessions that were on B never moved and keep working there.
       for (const s of onB) {
         const edit = yield* call(front, s, "edit", { file_path: `${s}.txt`, old_string: "hello", new_string: "bye" })
