@@ -9,7 +9,7 @@
 import * as Schema from "effect/Schema"
 import { ClusterSchema, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
-import { ERROR_TYPE_META } from "../serve/content.js"
+import { ERROR_TYPE_META } from "../serve/index.js"
 
 /** One call as the model emitted it. @category models */
 export const WireCall = Schema.Struct({
