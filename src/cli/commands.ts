@@ -22,6 +22,7 @@ import {
   validateRule
 } from "../run/index.js"
 import { ToolRegistry } from "../registry/index.js"
+import { SQL_URL_ENV } from "../session/index.js"
 import { serveStdio } from "../serve/index.js"
 import { type DeclarationFormat, declarations } from "../tool/index.js"
 // floors: start-up — web/index.ts loads web_fetch, which a session loads on its first call
@@ -93,6 +94,17 @@ const resume = Flag.Boolean("resume").pipe(
   Flag.withDescription("With --session: only continue a saved session; an unknown name fails (session_not_found) instead of starting one."),
   Flag.withDefault(false)
 )
+const sessionStoreKind = Flag.Literals("session-store", ["file", "sql"]).pipe(
+  Flag.withDescription(
+    "Where --session keeps its record: file (default; under the state directory) or sql (PostgreSQL at --sql URL or env " +
+      "TOOLWRIGHT_SQL_URL, shared by every process and machine using that database)."
+  ),
+  Flag.optional
+)
+const sqlUrl = Flag.String("sql").pipe(
+  Flag.withDescription("The PostgreSQL URL of --session-store sql, e.g. postgres://user@db:5432/toolwright (default: env TOOLWRIGHT_SQL_URL)."),
+  Flag.optional
+)
 const webFetchAllow = Flag.String("web-fetch-allow").pipe(
   Flag.withDescription(
     "Hosts or addresses web_fetch may reach although they are private, for local development: a host name, an IP or a CIDR range, comma-separated (repeatable), e.g. 127.0.0.1,localhost. Env TOOLWRIGHT_WEB_FETCH_ALLOW."
@@ -104,6 +116,8 @@ const webFetchAllow = Flag.String("web-fetch-allow").pipe(
 const sessionFlags = {
   session: sessionName,
   resume,
+  "session-store": sessionStoreKind,
+  sql: sqlUrl,
   root: roots,
   "state-dir": stateDir,
   "tools-module": toolModules,
@@ -134,6 +148,8 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
   readonly "env-allow"?: ReadonlyArray<string>
   readonly session?: Option.Option<string>
   readonly resume?: boolean
+  readonly "session-store"?: Option.Option<"file" | "sql">
+  readonly sql?: Option.Option<string>
   readonly "web-fetch-allow"?: ReadonlyArray<string>
 }, startupWaitMs?: number) {
   const extra = (yield* Effect.forEach(flags["tools-module"], loadToolModule)).flat()
@@ -165,10 +181,22 @@ const sessionOptions = Effect.fnUntraced(function*(flags: {
   if (flags.resume === true && name === undefined) {
     return yield* new SessionInitError({ message: "--resume continues a named session: give its name with --session NAME." })
   }
+  const storeKind = flags["session-store"] ? Option.getOrUndefined(flags["session-store"]) : undefined
+  const sqlFlag = flags.sql ? Option.getOrUndefined(flags.sql) : undefined
+  if (sqlFlag !== undefined && storeKind === "file") {
+    return yield* new SessionInitError({ message: "--sql is the database of --session-store sql: drop one of them." })
+  }
+  const sql = storeKind === "sql" || sqlFlag !== undefined ? sqlFlag ?? process.env[SQL_URL_ENV] : undefined
+  if ((storeKind === "sql" || sqlFlag !== undefined) && (sql === undefined || sql === "")) {
+    return yield* new SessionInitError({
+      message: `--session-store sql needs the database: give --sql postgres://user@host:5432/db or set ${SQL_URL_ENV}.`
+    })
+  }
   const webFetchHosts = (flags["web-fetch-allow"] ?? []).flatMap(splitAllowList)
   return {
     ...(mcp !== undefined ? { mcp } : {}),
     ...(name !== undefined ? { sessionId: name, resume: flags.resume === true } : {}),
+    ...(sql !== undefined ? { sqlUrl: sql } : {}),
     ...(webFetchHosts.length > 0 ? { webFetch: { allow: webFetchHosts } } : {}),
     sandbox,
     roots: flags.root.length > 0 ? flags.root : [process.cwd()],
@@ -203,7 +231,7 @@ const serve = Command.make("serve", {
   if (Option.isSome(flags.http)) {
     if (options.sessionId !== undefined) {
       return yield* new SessionInitError({
-        message: "--session names one session, and --http serves one session per MCP client: drop --session (each HTTP client gets its own session)."
+        message: "--session names one session, and --http serves one session per MCP client: drop --session (an HTTP client names its session with the X-Toolwright-Session header)."
       })
     }
     return yield* serveOverHttp(options, { ...flags, http: flags.http.value })
@@ -258,7 +286,6 @@ const personSession = {
 
 const runner = Command.make("runner", {
   ...sessionFlags,
-  sql: Flag.String("sql").pipe(Flag.withDescription("The PostgreSQL URL every runner and front of the cluster shares (membership, shard locks).")),
   host: Flag.String("host").pipe(Flag.withDescription("The host other runners and fronts reach this runner at."), Flag.withDefault("localhost")),
   port: Flag.Int("port").pipe(Flag.withDescription("The port this runner listens on."), Flag.withDefault(34431)),
   "listen-host": Flag.String("listen-host").pipe(Flag.withDescription("Listen on this host instead of --host (e.g. 0.0.0.0)."), Flag.optional),
@@ -275,11 +302,16 @@ const runner = Command.make("runner", {
     Flag.withDefault(10)
   )
 }, Effect.fn("cli.runner")(function*(flags) {
-  const options = { ...(yield* sessionOptions(flags, Infinity)), mode: flags.approval as ApprovalMode }
+  // --sql (or its environment variable) is the cluster's database; the sessions keep their store there too.
+  const sqlUrl = Option.getOrUndefined(flags.sql) ?? process.env[SQL_URL_ENV]
+  if (sqlUrl === undefined || sqlUrl === "") {
+    return yield* new SessionInitError({ message: `toolwright runner needs the cluster's PostgreSQL: give --sql postgres://user@host:5432/db or set ${SQL_URL_ENV}.` })
+  }
+  const options = { ...(yield* sessionOptions({ ...flags, sql: Option.some(sqlUrl) }, Infinity)), mode: flags.approval as ApprovalMode }
   const { runRunner } = yield* Effect.promise(() => import("../cluster/cli.js"))
   yield* runRunner({
     ...options,
-    sqlUrl: flags.sql,
+    sqlUrl,
     host: flags.host,
     port: flags.port,
     listenHost: Option.getOrUndefined(flags["listen-host"]),

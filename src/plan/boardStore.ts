@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import * as nodePath from "node:path"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
@@ -126,3 +127,20 @@ export const makeTaskBoardStore = (workspace: WorkspaceService, lockOptions: Loc
 
   return { file, read: readFrom(file), modify }
 }
+
+/**
+ * Where a session's task tools keep the board: unset, the workspace's board file; set, this
+ * function's store (a session kept in SQL sets it to the SQL board of its workspace).
+ * @category services
+ */
+export const TaskBoardSource = Context.Reference<((workspace: WorkspaceService) => TaskBoardStore) | undefined>(
+  "toolwright/plan/TaskBoardSource",
+  { defaultValue: () => undefined }
+)
+
+/** The task board of the session's workspace, from {@link TaskBoardSource}. @category constructors */
+export const taskBoardStoreFor = (workspace: WorkspaceService): Effect.Effect<TaskBoardStore> =>
+  Effect.gen(function*() {
+    const source = yield* TaskBoardSource
+    return source === undefined ? makeTaskBoardStore(workspace) : source(workspace)
+  })

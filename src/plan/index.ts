@@ -30,7 +30,8 @@ export {
   type UpdateRefusal,
   updateTask
 } from "./board.js"
-export { BOARD_FILE, BOARD_LOCK_FILE, makeTaskBoardStore, type TaskBoardStore } from "./boardStore.js"
+export { BOARD_FILE, BOARD_LOCK_FILE, makeTaskBoardStore, TaskBoardSource, type TaskBoardStore, taskBoardStoreFor } from "./boardStore.js"
+export { BOARDS_TABLE, makeSqlTaskBoardStore, migrateTaskBoards } from "./sqlBoardStore.js"
 export { LOCK_STALE_MS, LOCK_TIMEOUT_MS, type LockHolder, type LockOptions, LockTimeout, withFileLock } from "./lock.js"
 export {
   AskTexts,

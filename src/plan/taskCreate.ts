@@ -10,7 +10,7 @@ import * as Result from "effect/Result"
 import { Workspace } from "../session/index.js"
 import { defineTool, textResult } from "../tool/index.js"
 import { createTask, type Task } from "./board.js"
-import { makeTaskBoardStore } from "./boardStore.js"
+import { taskBoardStoreFor } from "./boardStore.js"
 import { TaskCreateParams, taskCreateDeclaration } from "./taskCreate.decl.js"
 
 export { TaskCreateParams } from "./taskCreate.decl.js"
@@ -32,7 +32,7 @@ export const createPrompt = (subject: string, description: string): string => {
  * @category constructors
  */
 export const makeTaskCreate = Effect.gen(function*() {
-  const store = makeTaskBoardStore(yield* Workspace)
+  const store = yield* taskBoardStoreFor(yield* Workspace)
   return defineTool({
     ...taskCreateDeclaration,
     toAutoClassifierInput: (params) => JSON.stringify({ subject: params.subject, description: params.description }),

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import { Workspace } from "../session/index.js"
 import { defineTool, textResult } from "../tool/index.js"
 import { listTasks, type Task, taskLine } from "./board.js"
-import { makeTaskBoardStore } from "./boardStore.js"
+import { taskBoardStoreFor } from "./boardStore.js"
 import { firstInvalidId } from "./taskParams.js"
 import { TaskListParams, taskListDeclaration } from "./taskList.decl.js"
 
@@ -28,7 +28,7 @@ export interface TaskListData {
  * @category constructors
  */
 export const makeTaskList = Effect.gen(function*() {
-  const store = makeTaskBoardStore(yield* Workspace)
+  const store = yield* taskBoardStoreFor(yield* Workspace)
   return defineTool({
     ...taskListDeclaration,
     validate: (params) => firstInvalidId([params.blocked_by]),

@@ -11,7 +11,7 @@ import * as Result from "effect/Result"
 import { Session, Workspace } from "../session/index.js"
 import { defineTool, ExecutionFailed, textResult } from "../tool/index.js"
 import { type Task, updatedText, updateTask } from "./board.js"
-import { makeTaskBoardStore } from "./boardStore.js"
+import { taskBoardStoreFor } from "./boardStore.js"
 import {
   firstInvalidId,
   sessionOwner,
@@ -49,7 +49,7 @@ export const updatePrompt = (params: typeof TaskUpdateParams.Type): string => {
  * @category constructors
  */
 export const makeTaskUpdate = Effect.gen(function*() {
-  const store = makeTaskBoardStore(yield* Workspace)
+  const store = yield* taskBoardStoreFor(yield* Workspace)
   const caller = sessionOwner((yield* Session).id)
   return defineTool({
     ...taskUpdateDeclaration,

@@ -25,6 +25,7 @@ import {
   type ReadEvidence,
   Session,
   SessionEvents,
+  type SessionExtras,
   type SessionStoreService,
   Workspace
 } from "../session/index.js"
@@ -41,6 +42,7 @@ import { builtinFactory, readMcpResourceFactory, type SessionServices } from "./
 import { ToolHooks } from "./hooks.js"
 import type { ApprovalMode, PermissionRule } from "./policy.js"
 import * as SchedulerModule from "./scheduler.js"
+import type { SqlState } from "./sqlState.js"
 
 /** Everything a session is configured with. @category models */
 export interface SessionOptions {
@@ -80,6 +82,17 @@ export interface SessionOptions {
   readonly resume?: boolean | undefined
   /** With `sessionId`: where sessions are kept (default: files under the state directory). */
   readonly sessionStore?: SessionStoreService | undefined
+  /**
+   * A PostgreSQL URL (`postgres://user@host:5432/db`): with `sessionId` and no `sessionStore`, the
+   * session is kept in that database (see `docs/sessions.md`). The session holds a small pool for
+   * its life. Unset: files under the state directory.
+   */
+  readonly sqlUrl?: string | undefined
+  /**
+   * What sessions keep in SQL, built once (`sqlState(url)`, `src/run/sqlState.ts`) and
+   * shared by many sessions instead of a pool each; wins over `sqlUrl`. `serve --http` builds one per door.
+   */
+  readonly sqlState?: SqlState | undefined
   /** With `sessionId`: unused longer than this (ms), it is expired (default `TOOLWRIGHT_SESSION_TTL_HOURS`, else 7 days). */
   readonly sessionTtlMs?: number | undefined
   /**
@@ -89,6 +102,29 @@ export interface SessionOptions {
    * 10 MiB, 30 s).
    */
   readonly webFetch?: WebFetchOptions | undefined
+}
+
+/**
+ * The rest of a named session's record: tools revealed by `tool_search` are revealed again (an MCP
+ * tool not registered yet when the session starts stays hidden), and reminders still waiting for
+ * the model when the session closed are queued again.
+ */
+const sessionExtras: SessionExtras<Registry.ToolRegistry | SessionEvents> = {
+  restore: (record) =>
+    Effect.gen(function*() {
+      const registry = yield* Registry.ToolRegistry
+      const events = yield* SessionEvents
+      if (record.revealed !== undefined && record.revealed.length > 0) {
+        yield* registry.reveal(record.revealed).pipe(Effect.ignore)
+      }
+      for (const [i, text] of (record.reminders ?? []).entries()) yield* events.remind(`resumed-${i}`, text)
+    }),
+  capture: Effect.gen(function*() {
+    const view = yield* (yield* Registry.ToolRegistry).deferredView
+    const revealed = view.deferred.map((t) => t.name).filter((name) => !view.isHidden(name))
+    const reminders = yield* (yield* SessionEvents).takeReminders
+    return { revealed, reminders }
+  })
 }
 
 /** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
@@ -132,11 +168,18 @@ export const layer = (
       Effect.mapError((e) => new SessionInitError({ message: e.message }))
     )
     // A named session is looked up before anything is built: unknown (with resume) or expired fails here.
-    const store = options.sessionStore ?? makeFileSessionStore(probe.stateDir)
+    const sqlUrl = options.sqlUrl
+    const sql = options.sqlState ?? (sqlUrl === undefined ? undefined : yield* Effect.flatMap(
+      // floors: start-up — the PostgreSQL driver loads only for a session kept in SQL
+      Effect.promise(() => import("./sqlState.js")),
+      (m) => m.sqlState(sqlUrl)
+    ))
+    const store = options.sessionStore ?? sql?.sessionStore ?? makeFileSessionStore(probe.stateDir)
     const named = options.sessionId === undefined ? undefined : namedSessionLayer(
       options.sessionId,
       yield* openNamedSession({ name: options.sessionId, resume: options.resume, ttlMs: options.sessionTtlMs }, store),
-      store
+      store,
+      sessionExtras
     )
     const outputsRoot = yield* ensureStateSubdir(probe.stateDir, "outputs").pipe(
       Effect.mapError((e) => new SessionInitError({ message: `Cannot create the output directory: ${e.message}` }))
@@ -160,6 +203,7 @@ export const layer = (
         }).pipe(Effect.mapError((e) => new SessionInitError({ message: e.message })))
       ),
       FileReadCache.layer(options.readEvidence ? { readEvidence: options.readEvidence } : {}),
+      sql?.taskBoard ?? Layer.empty,
       OutputStore.layer({
         dir: outputDir,
         maxFileBytes: outputLimits.maxOutputFileBytes,

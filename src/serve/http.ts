@@ -20,7 +20,7 @@ import {
   MCP_PATH,
   requireToken
 } from "./httpAccess.js"
-import { makeSessionTable, type SessionTable } from "./httpSessions.js"
+import { makeSessionTable, namedSessionOf, type SessionTable } from "./httpSessions.js"
 import { announcementOf, buildSession, chosenDeferredMode, type ServeOptions } from "./server.js"
 
 /** The HTTP server could not listen (address in use, not available, no permission). @category errors */
@@ -94,7 +94,7 @@ async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
   }
   table.reserve()
   try {
-    const session = await runPromise(table.open())
+    const session = await runPromise(table.open(namedSessionOf(req.headers)))
     res.once("close", () => {
       session.lastSeen = Date.now()
     })
@@ -126,13 +126,20 @@ const listen = (server: http.Server, address: ListenAddress) =>
 export const serveHttp = Effect.fnUntraced(function*(options: HttpServeOptions) {
   const missing = requireToken(options.address, options.token)
   if (missing !== undefined) return yield* missing
+  // Sessions kept in SQL share one pool and store per door (a dead database fails here, at start).
+  const sqlUrl = options.session.sqlUrl
+  const shared = sqlUrl === undefined || options.session.sqlState !== undefined ? undefined : yield* Effect.flatMap(
+    Effect.promise(() => import("../run/sqlState.js")),
+    (m) => m.sqlState(sqlUrl)
+  )
+  const session: ServeOptions = shared === undefined ? options.session : { ...options.session, sqlState: shared }
   // What `initialize` announces is the same for every session (tools and upstreams, not roots):
   // computed once from a session built and closed here.
-  const deferred = yield* chosenDeferredMode(options.session)
+  const deferred = yield* chosenDeferredMode(session)
   const announcement = yield* Effect.scoped(
-    Effect.flatMap(buildSession(options.session, () => undefined), (context) => announcementOf(context, deferred))
+    Effect.flatMap(buildSession(session, () => undefined), (context) => announcementOf(context, deferred))
   )
-  const table = makeSessionTable({ session: { ...options.session, deferred }, announcement, maxMessageBytes: options.maxMessageBytes, log: say })
+  const table = makeSessionTable({ session: { ...session, deferred }, announcement, maxMessageBytes: options.maxMessageBytes, log: say })
   const runPromise = Effect.runPromiseWith(yield* Effect.context<never>())
   let policy: AccessPolicy = { token: options.token, allowedOrigins: options.allowedOrigins, allowedHosts: undefined }
   const server = http.createServer((req, res) => {

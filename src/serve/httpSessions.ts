@@ -29,6 +29,30 @@ export interface HttpSession {
   closing: boolean
 }
 
+/**
+ * A named toolwright session an HTTP client asked for (headers `X-Toolwright-Session: NAME`, and
+ * `X-Toolwright-Resume: true` to only continue one), so a client reconnecting gets its read
+ * evidence back. @category models
+ */
+export interface NamedHttpSession {
+  readonly name: string
+  readonly resume: boolean
+}
+
+/** The header naming the toolwright session of an `initialize` POST. @category constants */
+export const SESSION_HEADER = "x-toolwright-session"
+
+/** The header that makes {@link SESSION_HEADER} only continue a saved session. @category constants */
+export const RESUME_HEADER = "x-toolwright-resume"
+
+/** The named session an `initialize` request's headers ask for, if any. @category constructors */
+export const namedSessionOf = (headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>): NamedHttpSession | undefined => {
+  const name = headers[SESSION_HEADER]
+  if (typeof name !== "string" || name === "") return undefined
+  const resume = headers[RESUME_HEADER]
+  return { name, resume: typeof resume === "string" && /^(1|true|yes)$/i.test(resume) }
+}
+
 /** What every session of one door shares. @category models */
 export interface SessionTableOptions {
   readonly session: ServeOptions
@@ -57,7 +81,7 @@ export const makeSessionTable = (options: SessionTableOptions) => {
     yield* Scope.close(session.scope, Exit.void)
   })
 
-  const open = Effect.fnUntraced(function*() {
+  const open = Effect.fnUntraced(function*(named?: NamedHttpSession) {
     const scope = yield* Scope.make()
     let session: HttpSession | undefined
     const transport = new StreamableHTTPServerTransport({
@@ -85,7 +109,10 @@ export const makeSessionTable = (options: SessionTableOptions) => {
       yield* Deferred.await(initialized)
       const roots = yield* sessionRoots(mcp, options.session.roots, Effect.promise(() => gate.firstHeld))
       const own = yield* Scope.make()
-      const context = yield* buildSession({ ...options.session, roots }, () => mcp).pipe(
+      const sessionOptions = named === undefined
+        ? { ...options.session, roots }
+        : { ...options.session, roots, sessionId: named.name, resume: named.resume }
+      const context = yield* buildSession(sessionOptions, () => mcp).pipe(
         Effect.provideService(Scope.Scope, own),
         Effect.onExit((exit) => Exit.isFailure(exit) ? Scope.close(own, exit) : Effect.void)
       )
@@ -99,7 +126,10 @@ export const makeSessionTable = (options: SessionTableOptions) => {
         Effect.sync(() => {
           if (Cause.hasInterruptsOnly(cause)) return
           const message = Cause.squash(cause)
-          const text = message instanceof Error ? message.message : String(message)
+          const code = typeof message === "object" && message !== null && "code" in message && typeof message.code === "string"
+            ? `${message.code}: `
+            : ""
+          const text = code + (message instanceof Error ? message.message : String(message))
           options.log(`session ${transport.sessionId ?? "?"} could not start: ${text}`)
           gate.fail(`The session could not start: ${text}`)
         })

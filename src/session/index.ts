@@ -17,7 +17,7 @@ export {
   sameFile
 } from "./readCache.js"
 export { isPathInside, MAX_SYMLINK_HOPS, resolveRealPath } from "./realPath.js"
-export { type NamedSessionError, type NamedSessionOptions, namedSessionLayer, openNamedSession } from "./namedSession.js"
+export { type NamedSessionError, type NamedSessionOptions, namedSessionLayer, openNamedSession, type SessionExtras } from "./namedSession.js"
 export { newSessionId, Session } from "./session.js"
 export {
   makeFileSessionStore,
@@ -27,7 +27,8 @@ export {
   SessionNotFound,
   type SessionRecord,
   SessionStoreFailed,
-  type SessionStoreService
+  type SessionStoreService,
+  SQL_URL_ENV
 } from "./sessionStore.js"
 export { ensureStateSubdir } from "./stateDir.js"
 export { makeWorkspace, Workspace, type WorkspaceService } from "./workspace.js"

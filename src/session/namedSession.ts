@@ -87,32 +87,48 @@ const reindexed = (record: SessionRecord, roots: ReadonlyArray<string>) =>
     return root < 0 ? [] : [{ ...e, root }]
   })
 
+/** What a session keeps besides read evidence, from services above this room (the registry, events). @category models */
+export interface SessionExtras<R> {
+  /** Puts the record's extras back (reveals, reminders) when the session starts. */
+  readonly restore: (record: SessionRecord) => Effect.Effect<void, never, R>
+  /** The extras to save when the session closes. */
+  readonly capture: Effect.Effect<Pick<SessionRecord, "revealed" | "reminders">, never, R>
+}
+
 /**
  * Restores the record's evidence into the session's read cache when built, and saves the
  * session's evidence to the store when its scope closes (a failed save is logged: the evidence
- * is lost, so the next process asks for a read again; nothing else is).
+ * is lost, so the next process asks for a read again; nothing else is). `extras` restores and
+ * captures the rest of the record (revealed tools, waiting reminders).
  * @category layers
  */
-export const namedSessionLayer = (
+export const namedSessionLayer = <R = never>(
   name: string,
   record: Option.Option<SessionRecord>,
-  store: SessionStoreService
-): Layer.Layer<never, never, FileReadCache | Workspace> =>
+  store: SessionStoreService,
+  extras?: SessionExtras<R>
+): Layer.Layer<never, never, FileReadCache | Workspace | R> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const cache = yield* FileReadCache
     const workspace = yield* Workspace
     const createdAt = Option.match(record, { onNone: () => Date.now(), onSome: (r) => r.createdAt })
-    if (Option.isSome(record)) yield* restoreEvidence(record.value, workspace.roots, cache)
+    if (Option.isSome(record)) {
+      yield* restoreEvidence(record.value, workspace.roots, cache)
+      if (extras !== undefined) yield* extras.restore(record.value)
+    }
     yield* Effect.addFinalizer(() =>
       Effect.gen(function*() {
         const evidence = yield* captureEvidence(cache, workspace.roots)
+        const more = extras === undefined ? {} : yield* extras.capture
         const saved: SessionRecord = {
           version: 1,
           name,
           createdAt,
           lastUsedAt: Date.now(),
           roots: [...workspace.roots],
-          evidence
+          evidence,
+          ...(more.revealed !== undefined && more.revealed.length > 0 ? { revealed: more.revealed } : {}),
+          ...(more.reminders !== undefined ? { reminders: more.reminders } : {})
         }
         // evidence loaded at start and not carried now (its file changed, or it was evicted) stays dropped
         const carried = new Set(evidence.map(evidenceKey))

@@ -31,6 +31,9 @@ export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 /** The environment variable that overrides {@link DEFAULT_SESSION_TTL_MS}, in hours. @category constants */
 export const SESSION_TTL_ENV = "TOOLWRIGHT_SESSION_TTL_HOURS"
 
+/** The environment variable naming the PostgreSQL URL of `--session-store sql`. @category constants */
+export const SQL_URL_ENV = "TOOLWRIGHT_SQL_URL"
+
 /** One piece of read evidence, portable across processes. @category models */
 export const StoredEvidence = Schema.Struct({
   /** Index into the record's `roots`. */
@@ -60,7 +63,11 @@ export const SessionRecord = Schema.Struct({
   lastUsedAt: Schema.Number,
   /** Real paths of the workspace roots the evidence is relative to. */
   roots: Schema.Array(Schema.String),
-  evidence: Schema.Array(StoredEvidence)
+  evidence: Schema.Array(StoredEvidence),
+  /** Deferred tools the session had revealed (`tool_search`); revealed again on resume. */
+  revealed: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** Reminders still waiting for the model when the session closed; queued again on resume. */
+  reminders: Schema.optionalKey(Schema.Array(Schema.String))
 })
 /** @category models */
 export type SessionRecord = typeof SessionRecord.Type
@@ -108,7 +115,8 @@ export const evidenceKey = (e: Pick<StoredEvidence, "root" | "path">): string =>
 
 /**
  * Merges `incoming` into `existing` (same name): roots are re-indexed onto the incoming list, per
- * file the newer evidence wins, and keys in `dropped` are removed. A pure function.
+ * file the newer evidence wins, and keys in `dropped` are removed; revealed tools are the union,
+ * waiting reminders the incoming ones (they were handed over when its session started). A pure function.
  * @category combinators
  */
 export const mergeRecords = (
@@ -132,8 +140,12 @@ export const mergeRecords = (
     const other = byKey.get(key)
     if (other === undefined || other.at <= e.at) byKey.set(key, e)
   }
+  const revealed = [...new Set([...(existing.revealed ?? []), ...(incoming.revealed ?? [])])]
+  const reminders = incoming.reminders ?? existing.reminders
   return {
     ...incoming,
+    ...(revealed.length > 0 ? { revealed } : {}),
+    ...(reminders !== undefined ? { reminders } : {}),
     createdAt: Math.min(existing.createdAt, incoming.createdAt),
     lastUsedAt: Math.max(existing.lastUsedAt, incoming.lastUsedAt),
     roots,

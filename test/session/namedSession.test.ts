@@ -10,9 +10,11 @@ import { Effect, Exit, Layer, Option } from "effect"
 import { Approver } from "../../src/run/approver.js"
 import { Scheduler } from "../../src/run/scheduler.js"
 import * as SessionLayer from "../../src/run/sessionLayer.js"
+import * as Registry from "../../src/registry/registry.js"
 import {
   makeFileSessionStore,
   makeMemorySessionStore,
+  SessionEvents,
   type SessionRecord,
   type SessionStoreService
 } from "../../src/session/index.js"
@@ -83,6 +85,32 @@ describe("named sessions (library door)", () => {
       assert.strictEqual(codeOf(edit), "edit_requires_prior_read")
       assert.deepStrictEqual(Option.getOrThrow(yield* store.load("d")).evidence, [])
       assert.strictEqual(s.read("a.txt"), "changed elsewhere\n")
+    }))
+
+  it.live("resume restores revealed tools and reminders still waiting; another name has neither", () =>
+    Effect.gen(function*() {
+      const s = setup()
+      const store = makeMemorySessionStore()
+      const hiddenIn = (id: string) =>
+        Registry.ToolRegistry.use((r) => r.isDeferredAndHidden("web_fetch")).pipe(Effect.provide(s.layer(id, store)))
+      assert.isTrue(yield* hiddenIn("fresh"))
+      yield* Effect.gen(function*() {
+        assert.strictEqual(codeOf(yield* s.call("tool_search", { query: "select:web_fetch" })), "Success")
+        yield* SessionEvents.use((e) => e.remind("k", "shell 7 finished while you were away"))
+      }).pipe(Effect.provide(s.layer("rev", store)))
+      const record = Option.getOrThrow(yield* store.load("rev"))
+      assert.include(record.revealed ?? [], "web_fetch")
+      assert.deepStrictEqual(record.reminders, ["shell 7 finished while you were away"])
+      const [hidden, reminders] = yield* Effect.all([
+        Registry.ToolRegistry.use((r) => r.isDeferredAndHidden("web_fetch")),
+        SessionEvents.use((e) => e.takeReminders)
+      ]).pipe(Effect.provide(s.layer("rev", store, { resume: true })))
+      assert.isFalse(hidden)
+      assert.deepStrictEqual(reminders, ["shell 7 finished while you were away"])
+      // handed over once: the next resume has no reminders waiting, the reveal stays
+      assert.deepStrictEqual(Option.getOrThrow(yield* store.load("rev")).reminders, [])
+      assert.isFalse(yield* hiddenIn("rev"))
+      assert.isTrue(yield* hiddenIn("other"))
     }))
 
   it.live("typed errors: unknown with resume, expired, bad name; a new name with resume creates nothing", () =>

@@ -1,0 +1,46 @@
+/**
+ * What a session keeps in SQL (`SessionOptions.sqlUrl`): one connection pool for the session's
+ * scope, its named-session store, and the task board of its workspace. A session imports this
+ * module (and with it the PostgreSQL driver) only when it is kept in SQL.
+ *
+ * @since 0.2.0
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import { SqlClient } from "effect/sql"
+// floors: start-up — the plan room's index loads its tools
+import { TaskBoardSource } from "../plan/boardStore.js"
+// floors: start-up — the SQL board is loaded only here, not with the plan room's tools
+import { makeSqlTaskBoardStore, migrateTaskBoards } from "../plan/sqlBoardStore.js"
+import { SessionStoreFailed, type SessionStoreService, type WorkspaceService } from "../session/index.js"
+// floors: start-up — the session room's index does not load the PostgreSQL driver
+import { connectSql, describeSqlUrl, makeSqlSessionStore } from "../session/sqlSessionStore.js"
+
+/** A session's SQL state. @category models */
+export interface SqlState {
+  readonly sessionStore: SessionStoreService
+  /** Provides the task tools' board: the SQL board keyed by the workspace's first root. */
+  readonly taskBoard: Layer.Layer<never>
+}
+
+/**
+ * Connects to `url` for the scope, creates the tables when missing, and gives the session store
+ * and the task board source. Fails with `SessionStoreFailed` (unreachable, not PostgreSQL).
+ * @category constructors
+ */
+export const sqlState = (url: string): Effect.Effect<SqlState, SessionStoreFailed, Scope.Scope> =>
+  Effect.gen(function*() {
+    const sql = yield* connectSql(url)
+    const where = describeSqlUrl(url)
+    const sessionStore = yield* makeSqlSessionStore(where).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+    yield* migrateTaskBoards.pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
+      Effect.mapError((e) => new SessionStoreFailed({ message: `Could not prepare the task board table at ${where} (${e.message}).` }))
+    )
+    const taskBoard = Layer.succeed(
+      TaskBoardSource,
+      (workspace: WorkspaceService) => makeSqlTaskBoardStore(sql, workspace.roots[0] ?? "")
+    )
+    return { sessionStore, taskBoard }
+  })
