@@ -41,6 +41,7 @@ export const FLOORS = [
   ["files", "shell", "search", "plan", "mcp", "web"],
   ["run"],
   ["serve"],
+  ["cluster"], // sessions as effect/cluster entities on runners, and the front (loaded only by `toolwright runner`)
   ["cli"],
   ["testing"] // toolwright/testing: generators and the landing oracle for users' tests; imports no room, none imports it
 ]

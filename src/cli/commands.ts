@@ -284,10 +284,48 @@ const personSession = {
   toOptions: (flags: Parameters<typeof sessionOptions>[0]) => sessionOptions(flags, Infinity)
 }
 
+const runner = Command.make("runner", {
+  ...sessionFlags,
+  host: Flag.String("host").pipe(Flag.withDescription("The host other runners and fronts reach this runner at."), Flag.withDefault("localhost")),
+  port: Flag.Int("port").pipe(Flag.withDescription("The port this runner listens on."), Flag.withDefault(34431)),
+  "listen-host": Flag.String("listen-host").pipe(Flag.withDescription("Listen on this host instead of --host (e.g. 0.0.0.0)."), Flag.optional),
+  group: Flag.String("group").pipe(
+    Flag.withDescription("A workspace group this runner mounts (repeatable; default: default). Session NAME@GROUP runs only on runners of GROUP."),
+    Flag.atLeast(0)
+  ),
+  approval: Flag.Literals("approval", ["plan", "default", "auto-edit", "yolo"]).pipe(
+    Flag.withDescription("Approval mode of the sessions (default yolo, like serve): approvals are not routed through the cluster yet, so a call that needs one is refused."),
+    Flag.withDefault("yolo")
+  ),
+  "idle-minutes": Flag.Int("idle-minutes").pipe(
+    Flag.withDescription("Minutes a session without messages and without running background shells stays resident (default 10)."),
+    Flag.withDefault(10)
+  )
+}, Effect.fn("cli.runner")(function*(flags) {
+  // --sql (or its environment variable) is the cluster's database; the sessions keep their store there too.
+  const sqlUrl = Option.getOrUndefined(flags.sql) ?? process.env[SQL_URL_ENV]
+  if (sqlUrl === undefined || sqlUrl === "") {
+    return yield* new SessionInitError({ message: `toolwright runner needs the cluster's PostgreSQL: give --sql postgres://user@host:5432/db or set ${SQL_URL_ENV}.` })
+  }
+  const options = { ...(yield* sessionOptions({ ...flags, sql: Option.some(sqlUrl) }, Infinity)), mode: flags.approval as ApprovalMode }
+  const { runRunner } = yield* Effect.promise(() => import("../cluster/cli.js"))
+  yield* runRunner({
+    ...options,
+    sqlUrl,
+    host: flags.host,
+    port: flags.port,
+    listenHost: Option.getOrUndefined(flags["listen-host"]),
+    groups: flags.group,
+    maxIdleTime: `${flags["idle-minutes"]} minutes`
+  })
+}, catchSessionProblems, Effect.provideService(Logger.LogToStderr, true))).pipe(
+  Command.withDescription("Run a cluster runner: it hosts sessions (ToolSession entities) for the fronts of a cluster sharing one PostgreSQL.")
+)
+
 /** The root command. @category commands */
 export const cli = Command.make("toolwright").pipe(
   Command.withDescription("The tool layer of a coding agent: validated, previewable, approvable, bounded tool calls."),
-  Command.withSubcommands([serve, tools, makeCallCommand(personSession), makeRunCommand(personSession)])
+  Command.withSubcommands([serve, tools, makeCallCommand(personSession), makeRunCommand(personSession), runner])
 )
 
 /** The package version. @category constants */

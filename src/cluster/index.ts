@@ -1,0 +1,23 @@
+/**
+ * The cluster room: sessions as `effect/cluster` entities (`ToolSession`, keyed by session id) on
+ * runner processes, and the front that routes each session to its runner. Loaded only by
+ * `toolwright runner` and `toolwright serve --cluster` (and by embedders that import it).
+ *
+ * @since 0.3.0
+ */
+export { ClusterFront } from "./front.js"
+export * as Front from "./front.js"
+export * as Runner from "./runner.js"
+export * as SessionEntity from "./entity.js"
+export {
+  CallBatch,
+  ListTools,
+  SessionRunnerLost,
+  SessionUnavailable,
+  storeNameOf,
+  ToolSession,
+  type WireBatch,
+  type WireCall,
+  type WireResult,
+  workspaceGroupOf
+} from "./protocol.js"

@@ -1,0 +1,84 @@
+/**
+ * A session's runner marker: which runner last hosted the session and which background shells
+ * were running there (`<state-dir>/cluster/<session>.json`). A session that starts on another
+ * runner reads it to tell the model which shells ended with the old runner.
+ *
+ * @since 0.3.0
+ */
+import * as path from "node:path"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { ifExists, readText, remove, writeFile, writeFileAtomic } from "../disk/index.js"
+import { ensureStateSubdir } from "../session/index.js"
+
+/** A shell that was running. @category models */
+export const RunningShell = Schema.Struct({ id: Schema.String, command: Schema.String })
+/** @category models */
+export type RunningShell = typeof RunningShell.Type
+
+/** The marker file's content. @category models */
+export const RunnerMarker = Schema.Struct({
+  version: Schema.Literal(1),
+  runner: Schema.String,
+  updatedAt: Schema.Number,
+  shells: Schema.Array(RunningShell)
+})
+/** @category models */
+export type RunnerMarker = typeof RunnerMarker.Type
+
+const decode = Schema.decodeUnknownEffect(Schema.fromJsonString(RunnerMarker))
+
+const markerPath = (dir: string, sessionId: string) => path.join(dir, `${encodeURIComponent(sessionId)}.json`)
+
+/** The session's marker, if one was written and is readable (an unreadable one is logged and ignored). @category accessors */
+export const readMarker = (stateDir: string, sessionId: string): Effect.Effect<RunnerMarker | undefined> =>
+  Effect.gen(function*() {
+    const dir = yield* ensureStateSubdir(stateDir, "cluster")
+    const text = yield* ifExists(readText(markerPath(dir, sessionId)))
+    return text === undefined ? undefined : yield* decode(text)
+  }).pipe(
+    Effect.catch((e) => Effect.as(Effect.logWarning(`toolwright: the runner marker of "${sessionId}" is unreadable: ${e.message}`), undefined))
+  )
+
+/** Replaces the session's marker atomically (a failure is logged: the next runner then tells less). @category accessors */
+export const writeMarker = (stateDir: string, sessionId: string, marker: RunnerMarker): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const dir = yield* ensureStateSubdir(stateDir, "cluster")
+    yield* writeFileAtomic(markerPath(dir, sessionId), `${JSON.stringify(marker)}\n`, 0o600)
+  }).pipe(
+    Effect.catch((e) => Effect.logWarning(`toolwright: the runner marker of "${sessionId}" was not written: ${e.message}`))
+  )
+
+const inflightPath = (dir: string, sessionId: string) => path.join(dir, `${encodeURIComponent(sessionId)}.inflight`)
+
+/**
+ * The request id of the batch the session was running when its runner went away (written before a
+ * batch runs, removed when it completes), if any. A batch that arrives again with that id is a
+ * replay of a message that may already have taken effect.
+ * @category accessors
+ */
+export const readInflight = (stateDir: string, sessionId: string): Effect.Effect<string | undefined> =>
+  Effect.gen(function*() {
+    const dir = yield* ensureStateSubdir(stateDir, "cluster")
+    return yield* ifExists(readText(inflightPath(dir, sessionId)))
+  }).pipe(
+    Effect.catch((e) => Effect.as(Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" is unreadable: ${e.message}`), undefined))
+  )
+
+/**
+ * Records (`requestId`) or clears (`undefined`) the batch in flight, in the state dir's `cluster`
+ * subdirectory (`clusterDir`). Not fsynced: it must survive
+ * the runner process, which the page cache does; a machine crash may lose it.
+ * @category accessors
+ */
+export const writeInflight = (clusterDir: string, sessionId: string, requestId: string | undefined): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const file = inflightPath(clusterDir, sessionId)
+    if (requestId === undefined) yield* remove(file)
+    else yield* writeFile(file, requestId, { mode: 0o600 })
+  }).pipe(
+    Effect.catch((e) => Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" was not written: ${e.message}`))
+  )
+
+/** The state dir's `cluster` subdirectory, created if missing. @category accessors */
+export const clusterDir = (stateDir: string) => ensureStateSubdir(stateDir, "cluster")

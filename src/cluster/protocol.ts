@@ -1,0 +1,105 @@
+/**
+ * The `ToolSession` cluster entity's protocol: one entity per session id, whose messages are the
+ * scheduler's batch call and the tool listing. Every message is volatile (never persisted, never
+ * replayed by the cluster): a call that mutates is sent once, and a call re-sent after a crash goes
+ * through the edit's compare-and-swap like any other call.
+ *
+ * @since 0.3.0
+ */
+import * as Schema from "effect/Schema"
+import { ClusterSchema, Entity } from "effect/cluster"
+import { Rpc } from "effect/rpc"
+import { ERROR_TYPE_META } from "../serve/index.js"
+
+/** One call as the model emitted it. @category models */
+export const WireCall = Schema.Struct({
+  callId: Schema.String,
+  name: Schema.String,
+  args: Schema.Unknown
+})
+/** @category models */
+export type WireCall = typeof WireCall.Type
+
+/** One call's result, as an MCP `CallToolResult` (content, `isError`, `_meta`). @category models */
+export const WireResult = Schema.Struct({
+  callId: Schema.String,
+  result: Schema.Unknown
+})
+/** @category models */
+export type WireResult = typeof WireResult.Type
+
+/** What a batch returns: the results in call order, and the runner that ran them. @category models */
+export const WireBatch = Schema.Struct({
+  results: Schema.Array(WireResult),
+  runner: Schema.String
+})
+/** @category models */
+export type WireBatch = typeof WireBatch.Type
+
+/** The session could not start on its runner (bad root, expired name, unreadable store record). @category errors */
+export class SessionUnavailable extends Schema.TaggedError<SessionUnavailable>()("SessionUnavailable", {
+  message: Schema.String
+}) {
+  /** The wire code. */
+  readonly code = "session_unavailable"
+}
+
+/** Runs a batch of calls in the session (the scheduler's `runBatch`). @category rpcs */
+export const CallBatch = Rpc.make("CallBatch", {
+  payload: { calls: Schema.Array(WireCall) },
+  success: WireBatch,
+  error: SessionUnavailable
+})
+
+/** The session's tool declarations as MCP `tools/list` shows them (revealed deferred tools included). @category rpcs */
+export const ListTools = Rpc.make("ListTools", {
+  success: Schema.Struct({ tools: Schema.Array(Schema.Unknown), runner: Schema.String }),
+  error: SessionUnavailable
+})
+
+/**
+ * The `ToolSession` entity, keyed by session id. Its shard group is the session's workspace group:
+ * an id `NAME@GROUP` lives on runners that mount workspace group `GROUP`; any other id on the
+ * `default` group.
+ * @category entities
+ */
+export const ToolSession = Entity.make("ToolSession", [CallBatch, ListTools]).annotate(
+  ClusterSchema.ShardGroup,
+  (entityId) => workspaceGroupOf(entityId)
+)
+
+/** The workspace group of a session id (`NAME@GROUP` → `GROUP`, else `default`). @category constructors */
+export const workspaceGroupOf = (sessionId: string): string => {
+  const at = sessionId.lastIndexOf("@")
+  return at > 0 && at < sessionId.length - 1 ? sessionId.slice(at + 1) : "default"
+}
+
+/** The session's name in the store: the id without its `@GROUP`, with the group kept as a suffix. @category constructors */
+export const storeNameOf = (sessionId: string): string => sessionId.replace("@", ".at.")
+
+/**
+ * The runner hosting the session stopped (or could not be reached) while a call ran: whether the
+ * call took effect is unknown, and it is never re-sent blindly.
+ * @category errors
+ */
+export class SessionRunnerLost extends Schema.TaggedError<SessionRunnerLost>()("SessionRunnerLost", {
+  message: Schema.String
+}) {
+  /** The wire code. */
+  readonly code = "session_runner_lost"
+}
+
+/** Every call of a batch as a `session_runner_lost` failure (an MCP `CallToolResult` each). @category constructors */
+export const lostBatch = (
+  sessionId: string,
+  calls: ReadonlyArray<WireCall>,
+  why: string
+): ReadonlyArray<WireResult> => {
+  const error = new SessionRunnerLost({
+    message: `The runner hosting session "${sessionId}" ${why}. Whether the call took effect is unknown, and it was ` +
+      "not run again. Read the files it would have changed again before editing them; background shells of the " +
+      "session have ended."
+  })
+  const result = { isError: true, content: [{ type: "text", text: error.message }], _meta: { [ERROR_TYPE_META]: error.code } }
+  return calls.map((c) => ({ callId: c.callId, result }))
+}
