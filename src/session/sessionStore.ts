@@ -164,6 +164,24 @@ export const makeMemorySessionStore = (): SessionStoreService => {
 
 const decodeRecord = Schema.decodeUnknownOption(Schema.fromJsonString(SessionRecord))
 
+/**
+ * Decodes a stored record of session `name`; `undefined` (nothing stored) is `None`. A text that is
+ * not a record of that name fails with {@link SessionStoreFailed} saying `damaged` (where it lies and
+ * what to do): a store never overwrites what it cannot read.
+ * @category codecs
+ */
+export const decodeStoredRecord = (
+  name: string,
+  text: string | undefined,
+  damaged: string
+): Effect.Effect<Option.Option<SessionRecord>, SessionStoreFailed> => {
+  if (text === undefined) return Effect.succeed(Option.none())
+  const record = decodeRecord(text)
+  return Option.isSome(record) && record.value.name === name
+    ? Effect.succeed(record)
+    : Effect.fail(new SessionStoreFailed({ message: damaged }))
+}
+
 const storeFailure = (what: string, e: DiskError) =>
   new SessionStoreFailed({
     message: `Could not ${what} the session store (${describeDiskError(e)}). Check that the state directory is ` +
@@ -180,18 +198,14 @@ export const makeFileSessionStore = (stateDir: string): SessionStoreService => {
   const load = (name: string) =>
     ifExists(readText(fileOf(name))).pipe(
       Effect.mapError((e) => storeFailure("read", e)),
-      Effect.flatMap((text) => {
-        if (text === undefined) return Effect.succeed(Option.none<SessionRecord>())
-        const record = decodeRecord(text)
-        return Option.isSome(record) && record.value.name === name
-          ? Effect.succeed(record)
-          : Effect.fail(
-            new SessionStoreFailed({
-              message: `The saved session ${fileOf(name)} is not a toolwright session record (damaged or from a newer ` +
-                `version). Move it away or pick another --session name; it was left as it is.`
-            })
-          )
-      })
+      Effect.flatMap((text) =>
+        decodeStoredRecord(
+          name,
+          text,
+          `The saved session ${fileOf(name)} is not a toolwright session record (damaged or from a newer ` +
+            `version). Move it away or pick another --session name; it was left as it is.`
+        )
+      )
     )
   return {
     load,

@@ -19,11 +19,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { mergeRecords, SessionRecord, SessionStoreFailed, type SessionStoreService, SQL_URL_ENV } from "./sessionStore.js"
+import { decodeStoredRecord, mergeRecords, type SessionRecord, SessionStoreFailed, type SessionStoreService, SQL_URL_ENV } from "./sessionStore.js"
 
 /** The table that holds session records. @category constants */
 export const SESSIONS_TABLE = "toolwright_sessions"
@@ -34,7 +33,6 @@ export const SQL_CONNECT_TIMEOUT_MS = 5_000
 /** The advisory lock key (a fixed 64-bit number) taken while the schema is created. */
 const SCHEMA_LOCK = 7_265_117_100_917
 
-const decodeRecord = Schema.decodeUnknownOption(Schema.fromJsonString(SessionRecord))
 
 /** The URL without its password, to show in messages. @category texts */
 export const describeSqlUrl = (url: string): string => {
@@ -79,18 +77,13 @@ export const makeSqlSessionStore = (
       sql<{ readonly record: string }>`select record from ${sql(SESSIONS_TABLE)} where name = ${name}`.pipe(
         Effect.map((rows) => rows[0]?.record)
       )
-    const decode = (name: string, text: string | undefined) => {
-      if (text === undefined) return Effect.succeed(Option.none<SessionRecord>())
-      const record = decodeRecord(text)
-      return Option.isSome(record) && record.value.name === name
-        ? Effect.succeed(record)
-        : Effect.fail(
-          new SessionStoreFailed({
-            message: `The session "${name}" in ${where} is not a toolwright session record (damaged or from a newer ` +
-              `version). Pick another --session name; the row was left as it is.`
-          })
-        )
-    }
+    const decode = (name: string, text: string | undefined) =>
+      decodeStoredRecord(
+        name,
+        text,
+        `The session "${name}" in ${where} is not a toolwright session record (damaged or from a newer ` +
+          `version). Pick another --session name; the row was left as it is.`
+      )
     const load = Effect.fn("SqlSessionStore.load")(function*(name: string) {
       const text = yield* loadRow(name).pipe(Effect.mapError(sqlFailure("read", where)))
       return yield* decode(name, text)

@@ -3,9 +3,9 @@
  * and a front in the test process.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import * as net from "node:net"
 import { Effect, Layer } from "effect"
 import { cleanEnv } from "./cli.js"
+import { freePort } from "./postgres.js"
 import { cliPath } from "./serve.js"
 
 /** A running runner process. */
@@ -18,18 +18,6 @@ export interface TestRunner {
   /** Sends a signal and waits for the process to exit. */
   readonly stop: (signal: NodeJS.Signals) => Effect.Effect<number | null>
 }
-
-/** A free loopback port. */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {

@@ -43,7 +43,8 @@ export const postgresBinDir = (): string | undefined => {
   return undefined
 }
 
-const freePort = (): Promise<number> =>
+/** A free loopback port (closed again: another process may take it before it is used). */
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = net.createServer()
     server.once("error", reject)
