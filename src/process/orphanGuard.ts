@@ -74,15 +74,12 @@ export const startOrphanGuard = (tagPrefix: string): Effect.Effect<OrphanGuard, 
       })
   ).pipe(
     Effect.map((child): OrphanGuard => ({
-      // Written on the next turn of the event loop, while the command runs, not between its spawn
-      // and the wait for it: the write wakes the guard's `sh`, which profiles under load showed
-      // on the call's path.
+      // Written at once, before the call goes on: a server killed in between must not leave the
+      // group unlisted (deferring the write saved a little CPU per call, not worth that window).
       watch: (pgid) => {
-        if (pgid === undefined) return
-        setImmediate(() => {
-          const stdin = child.stdin
-          if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.write(`${pgid}\n`)
-        })
+        const stdin = child.stdin
+        if (pgid === undefined || !stdin || stdin.destroyed || stdin.writableEnded) return
+        stdin.write(`${pgid}\n`)
       }
     }))
   )
