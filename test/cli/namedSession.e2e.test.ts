@@ -7,18 +7,10 @@ import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
-import { runCli } from "../support/cli.js"
-import { connectServe, tempDir } from "../support/serve.js"
+import { cliWorkspace } from "../support/cli.js"
+import { connectServe } from "../support/serve.js"
 
-const workspace = Effect.gen(function*() {
-  const root = yield* tempDir("tw-named-")
-  const state = yield* tempDir("tw-named-state-")
-  fs.writeFileSync(path.join(root, "a.txt"), "hello world\nsecond line\n")
-  const read = () => fs.readFileSync(path.join(root, "a.txt"), "utf8")
-  const call = (tool: string, args: unknown, extra: ReadonlyArray<string> = [], env: Record<string, string> = {}) =>
-    runCli(["call", tool, JSON.stringify(args), "--yes", "--state-dir", state, ...extra], { cwd: root, env })
-  return { root, state, read, call }
-})
+const workspace = cliWorkspace("tw-named")
 
 const readA = { file_path: "a.txt" }
 const editA = { file_path: "a.txt", old_string: "hello", new_string: "bye" }

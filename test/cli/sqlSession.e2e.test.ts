@@ -14,24 +14,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Context, Effect, Layer, Redacted } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql"
-import { runCli } from "../support/cli.js"
+import { cliWorkspace, runCli } from "../support/cli.js"
 import { startHttpDoor, textOf } from "../support/httpServe.js"
 import { startPostgres, type TestPostgres } from "../support/postgres.js"
-import { tempDir } from "../support/serve.js"
 
 class Pg extends Context.Service<Pg, TestPostgres>()("test/Pg") {
   static readonly layer = Layer.effect(Pg, startPostgres())
 }
 
-const workspace = Effect.gen(function*() {
-  const root = yield* tempDir("tw-sqlcli-")
-  const state = yield* tempDir("tw-sqlcli-state-")
-  fs.writeFileSync(path.join(root, "a.txt"), "hello world\nsecond line\n")
-  const read = () => fs.readFileSync(path.join(root, "a.txt"), "utf8")
-  const call = (tool: string, args: unknown, extra: ReadonlyArray<string> = [], env: Record<string, string> = {}) =>
-    runCli(["call", tool, JSON.stringify(args), "--yes", "--state-dir", state, ...extra], { cwd: root, env })
-  return { root, state, read, call }
-})
+const workspace = cliWorkspace("tw-sqlcli")
 
 const readA = { file_path: "a.txt" }
 const editA = { file_path: "a.txt", old_string: "hello", new_string: "bye" }

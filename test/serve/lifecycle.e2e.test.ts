@@ -3,19 +3,10 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
+import { eventually, processesWith } from "../support/httpServe.js"
 import { cliUnderTest, repoRoot, tempDir } from "../support/serve.js"
 
 const hostScript = path.join(repoRoot, "test", "fixtures", "serve", "host.mjs")
-
-/** Pids whose command line contains `marker` (from /proc). */
-const processesWith = (marker: string): Array<number> =>
-  fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
-    try {
-      return fs.readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker) ? [Number(name)] : []
-    } catch {
-      return []
-    }
-  })
 
 const alive = (pid: number): boolean => {
   try {
@@ -25,17 +16,6 @@ const alive = (pid: number): boolean => {
     return false
   }
 }
-
-/** Polls `check` every 50 ms until it holds or `ms` pass; returns whether it held. */
-const eventually = (check: () => boolean, ms = 15_000) =>
-  Effect.promise(async () => {
-    const deadline = Date.now() + ms
-    while (!check()) {
-      if (Date.now() > deadline) return false
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    return true
-  })
 
 /** A JSON-RPC peer on a child's stdin/stdout, one message per line. */
 const rpc = (child: ChildProcess) => {

@@ -4,7 +4,9 @@
  */
 import { spawn } from "node:child_process"
 import { Effect } from "effect"
-import { cliPath } from "./serve.js"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { cliPath, tempDir } from "./serve.js"
 
 /** The environment without colour overrides (each test sets its own). */
 export const cleanEnv = (): Record<string, string> => {
@@ -35,3 +37,19 @@ export const runCli = (args: ReadonlyArray<string>, options: { readonly cwd: str
     child.stdin.end(options.input ?? "")
   })
 
+
+/**
+ * A workspace for CLI calls: a temp root holding `a.txt` ("hello world\nsecond line\n"), a temp
+ * state dir, `read()` of a.txt, and `call(tool, args, extra, env)` running `toolwright call … --yes`
+ * in the root with that state dir.
+ */
+export const cliWorkspace = (prefix: string) =>
+  Effect.gen(function*() {
+    const root = yield* tempDir(`${prefix}-`)
+    const state = yield* tempDir(`${prefix}-state-`)
+    fs.writeFileSync(path.join(root, "a.txt"), "hello world\nsecond line\n")
+    const read = () => fs.readFileSync(path.join(root, "a.txt"), "utf8")
+    const call = (tool: string, args: unknown, extra: ReadonlyArray<string> = [], env: Record<string, string> = {}) =>
+      runCli(["call", tool, JSON.stringify(args), "--yes", "--state-dir", state, ...extra], { cwd: root, env })
+    return { root, state, read, call }
+  })
