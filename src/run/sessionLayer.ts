@@ -212,6 +212,8 @@ export const layer = (
       ),
       FileReadCache.layer(options.readEvidence ? { readEvidence: options.readEvidence } : {}),
       sql?.taskBoard ?? Layer.empty,
+      // a named session's todo list follows it in SQL; an unnamed one's stays in its file (nobody resumes it)
+      (options.sessionId !== undefined ? sql?.todos : undefined) ?? Layer.empty,
       OutputStore.layer({
         dir: outputDir,
         maxFileBytes: outputLimits.maxOutputFileBytes,
