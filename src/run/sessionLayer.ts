@@ -25,7 +25,6 @@ import {
   type ReadEvidence,
   Session,
   SessionEvents,
-  type SessionExtras,
   type SessionStoreService,
   Workspace
 } from "../session/index.js"
@@ -45,10 +44,7 @@ import { ToolHooks } from "./hooks.js"
 import type { ApprovalMode, PermissionRule } from "./policy.js"
 import * as SchedulerModule from "./scheduler.js"
 import type { SqlState } from "./sqlState.js"
-// floors: start-up — the todo list's store and texts, not the plan room's tools
-import { todoStoreFor } from "../plan/todoStore.js"
-// floors: start-up — likewise
-import { hasUnfinished, TODOS_RESUMED, todosResumedText } from "../plan/todos.js"
+import { sessionExtras } from "./sessionExtras.js"
 
 /** Everything a session is configured with. @category models */
 export interface SessionOptions {
@@ -114,34 +110,6 @@ export interface SessionOptions {
    * --http`) passes one it shares among them.
    */
   readonly htmlConverter?: HtmlConverterService | undefined
-}
-
-/**
- * The rest of a named session's record: tools revealed by `tool_search` are revealed again (an MCP
- * tool not registered yet when the session starts stays hidden), reminders still waiting for the
- * model when the session closed are queued again, and a todo list with unfinished items (kept by
- * its own store, not the record) is shown to the model once.
- */
-const sessionExtras: SessionExtras<Registry.ToolRegistry | SessionEvents | Session | Workspace> = {
-  restore: (record) =>
-    Effect.gen(function*() {
-      const registry = yield* Registry.ToolRegistry
-      const events = yield* SessionEvents
-      if (record.revealed !== undefined && record.revealed.length > 0) {
-        yield* registry.reveal(record.revealed).pipe(Effect.ignore)
-      }
-      // the todo reminder is not carried over: it is made again from the list as it is now
-      const carried = (record.reminders ?? []).filter((text) => !text.startsWith(TODOS_RESUMED))
-      for (const [i, text] of carried.entries()) yield* events.remind(`resumed-${i}`, text)
-      const todos = yield* (yield* todoStoreFor(yield* Workspace, (yield* Session).id)).read
-      if (hasUnfinished(todos)) yield* events.remind("todos-resumed", todosResumedText(todos))
-    }),
-  capture: Effect.gen(function*() {
-    const view = yield* (yield* Registry.ToolRegistry).deferredView
-    const revealed = view.deferred.map((t) => t.name).filter((name) => !view.isHidden(name))
-    const reminders = yield* (yield* SessionEvents).takeReminders
-    return { revealed, reminders }
-  })
 }
 
 /** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
