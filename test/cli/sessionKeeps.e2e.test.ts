@@ -25,10 +25,9 @@ const contentText = (stdout: string): string => {
   return (line.content ?? []).map((p) => p.text ?? "").join("\n")
 }
 
-/** A grep result long enough to be cut and saved (with TOOLWRIGHT_TRUNCATE_LINES=40). */
-const bigFile = (root: string) =>
-  fs.writeFileSync(path.join(root, "big.txt"), Array.from({ length: 400 }, (_, i) => `needle ${i}\n`).join(""))
-const cutEnv = { TOOLWRIGHT_TRUNCATE_LINES: "40" }
+/** A command whose output is saved (over TOOLWRIGHT_TRUNCATE_CHARS=2000). */
+const seq = { command: "seq 1 3000" }
+const cutEnv = { TOOLWRIGHT_TRUNCATE_CHARS: "2000" }
 
 describe("toolwright call --session NAME: what else the session keeps", () => {
   it.live("todos written in one process are shown to the next (once the list has unfinished items)", () =>
@@ -54,8 +53,7 @@ describe("toolwright call --session NAME: what else the session keeps", () => {
   it.live("an output saved in one process is read in the next: as a resource over serve, and with read_file", () =>
     Effect.gen(function*() {
       const w = yield* workspace
-      bigFile(w.root)
-      const grep = yield* w.call("grep_search", { pattern: "needle", path: "big.txt" }, ["--session", "out", "--json"], cutEnv)
+      const grep = yield* w.call("run_shell_command", seq, ["--session", "out", "--json"], cutEnv)
       assert.strictEqual(grep.code, 0, grep.stderr)
       const dir = path.join(w.state, "outputs", "out")
       const saved = fs.readdirSync(dir).filter((f) => f.endsWith(".output"))
@@ -74,7 +72,7 @@ describe("toolwright call --session NAME: what else the session keeps", () => {
         return [listed, page, read] as const
       }))
       assert.deepStrictEqual(listed.resources.map((r) => r.name), [id])
-      assert.include(JSON.stringify(page.contents[0]), "needle 0")
+      assert.match(String((page.contents[0] as { readonly text?: string }).text), /^Command: seq 1 3000\n/)
       assert.notStrictEqual(read.isError, true, JSON.stringify(read.content))
       // the second process did not remove it as scratch when it closed
       assert.isTrue(fs.existsSync(path.join(dir, `${id}.output`)))
