@@ -75,9 +75,11 @@ export interface SessionOptions {
   /** MCP servers whose tools this session offers (behind `tool_search`), and the workspace pool to share. */
   readonly mcp?: McpSessionOptions | undefined
   /**
-   * A named session: the id is this name, what the store holds under it (read evidence) is restored
-   * at start and saved when the session closes, so a later session (another process) with the same
-   * id can edit what this one read. Unset: a fresh random id, nothing kept.
+   * A named session: the id is this name, what the store holds under it (read evidence, revealed
+   * tools, waiting reminders, the saved outputs' index) is restored at start and saved when the
+   * session closes, so a later session (another process) with the same id can edit what this one
+   * read; its todo list and edit history are keyed by the name too (see `docs/sessions.md`).
+   * Unset: a fresh random id, nothing kept.
    */
   readonly sessionId?: string | undefined
   /** With `sessionId`: only continue a saved session; an unknown id fails with `SessionNotFound`. */
