@@ -2,17 +2,33 @@
  * What a named session keeps besides read evidence, across real processes of the BUILT binary
  * (`npm run build` first), file store: the todo list written by one `call` is shown to the next
  * process; an output saved in one process is read as an MCP resource (and with read_file) from the
- * next; the edit backups of every process of the session land in one history directory.
+ * next; the edit backups of every process of the session land in one history directory; an HTTP
+ * client reconnecting as the same session (`X-Toolwright-Session`) gets its outputs and todos back.
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
 import { makeFileHistory } from "../../src/text/history.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { cliWorkspace } from "../support/cli.js"
+import { eventually, startHttpDoor } from "../support/httpServe.js"
 import { connectServe } from "../support/serve.js"
 
 const workspace = cliWorkspace("tw-keeps")
+
+/** An SDK client of the HTTP door naming a toolwright session; closed (DELETE) with the scope. */
+const connectNamed = (url: string, headers: Record<string, string>) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const client = new Client({ name: "toolwright-keeps-test", version: "0" })
+      const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } })
+      await client.connect(transport)
+      return { client, transport }
+    }),
+    ({ client, transport }) => Effect.promise(() => transport.terminateSession().then(() => client.close()).catch(() => undefined))
+  ).pipe(Effect.map(({ client }) => client))
 
 const todos = [
   { content: "Fix the login form", status: "completed", id: "1" },
@@ -29,7 +45,7 @@ const contentText = (stdout: string): string => {
 const seq = { command: "seq 1 3000" }
 const cutEnv = { TOOLWRIGHT_TRUNCATE_CHARS: "2000" }
 
-describe("toolwright call --session NAME: what else the session keeps", () => {
+describe("a named session across processes (call --session, serve --session, serve --http): what else it keeps", () => {
   it.live("todos written in one process are shown to the next (once the list has unfinished items)", () =>
     Effect.gen(function*() {
       const w = yield* workspace
@@ -98,4 +114,33 @@ describe("toolwright call --session NAME: what else the session keeps", () => {
       const images = yield* Effect.forEach(entries, (e) => history.read(e.id))
       assert.deepStrictEqual(images.map((b) => Buffer.from(b!).toString("utf8")), ["hello world\nsecond line\n", "bye world\nsecond line\n"])
     }), 90_000)
+
+  it.live("serve --http: a client reconnecting as the same session gets its saved outputs and todo list back", () =>
+    Effect.gen(function*() {
+      const w = yield* workspace
+      const door = yield* startHttpDoor(["--root", w.root, "--state-dir", w.state], cutEnv)
+      const record = path.join(w.state, "sessions", "web.json")
+      yield* Effect.scoped(Effect.gen(function*() {
+        const client = yield* connectNamed(door.url, { "X-Toolwright-Session": "web" })
+        const wrote = yield* Effect.promise(() => client.callTool({ name: "todo_write", arguments: { todos } }))
+        assert.notStrictEqual(wrote.isError, true, JSON.stringify(wrote.content))
+        const ran = yield* Effect.promise(() => client.callTool({ name: "run_shell_command", arguments: seq }))
+        assert.notStrictEqual(ran.isError, true, JSON.stringify(ran.content))
+      }))
+      // saved when the door closes the MCP session after the DELETE
+      assert.isTrue(yield* eventually(() => fs.existsSync(record) && JSON.parse(fs.readFileSync(record, "utf8")).outputs?.length === 1))
+      const id = JSON.parse(fs.readFileSync(record, "utf8")).outputs[0].id as string
+      const [listed, page, read] = yield* Effect.scoped(Effect.gen(function*() {
+        const client = yield* connectNamed(door.url, { "X-Toolwright-Session": "web", "X-Toolwright-Resume": "true" })
+        const listed = yield* Effect.promise(() => client.listResources())
+        const page = yield* Effect.promise(() => client.readResource({ uri: `toolwright://output/${id}?offset=0&limit=2` }))
+        const read = yield* Effect.promise(() => client.callTool({ name: "read_file", arguments: { file_path: "a.txt" } }))
+        return [listed, page, read] as const
+      }))
+      assert.deepStrictEqual(listed.resources.map((r) => r.name), [id])
+      assert.match(String((page.contents[0] as { readonly text?: string }).text), /^Command: seq 1 3000\n/)
+      const text = (read.content as ReadonlyArray<{ readonly text?: string }>).map((c) => c.text ?? "").join("\n")
+      assert.include(text, "This session was resumed and its todo list")
+      assert.include(text, JSON.stringify(todos))
+    }).pipe(Effect.scoped), 90_000)
 })
