@@ -139,6 +139,13 @@ export declare namespace OutputStore {
     readonly get: (id: string) => Effect.Effect<PersistedOutput, OutputNotFound>
     /** Every output saved in this session, oldest first. */
     readonly list: Effect.Effect<ReadonlyArray<PersistedOutput>>
+    /**
+     * Takes in outputs an earlier process of this session saved (a resumed named session): each
+     * whose file is in this store's directory and still has its recorded size is listed, read and
+     * kept like the session's own, and counts toward the session cap. Returns those taken; the
+     * others (file gone or changed, id already known) are left out.
+     */
+    readonly adopt: (outputs: ReadonlyArray<PersistedOutput>) => Effect.Effect<ReadonlyArray<PersistedOutput>>
     /** Reads a page of lines of a saved output. */
     readonly read: (id: string, options?: ReadPageOptions) => Effect.Effect<OutputPage, ReadError>
     /** Bytes used and caps. */
@@ -426,11 +433,26 @@ export const make = Effect.fnUntraced(function*(options: OutputStore.Options) {
     return { id, path: entry.path, offsetLine, ...pageOf(text, offsetLine, limitLines) } satisfies OutputPage
   })
 
+  const adopt = Effect.fn("OutputStore.adopt")(function*(outputs: ReadonlyArray<PersistedOutput>) {
+    const taken: Array<PersistedOutput> = []
+    for (const entry of outputs) {
+      if (entries.has(entry.id) || path.dirname(entry.path) !== dir || path.basename(entry.path) !== `${entry.id}.output`) continue
+      const info = yield* Effect.option(fs.stat(entry.path))
+      if (info._tag === "None" || info.value.type !== "File" || Number(info.value.size) !== entry.bytes) continue
+      entries.set(entry.id, entry)
+      budget.used += entry.bytes
+      taken.push(entry)
+    }
+    if (taken.length > 0) yield* Ref.set(dirMade, true)
+    return taken
+  })
+
   return OutputStore.of({
     dir,
     persist,
     reserve,
     get,
+    adopt,
     list: Effect.sync(() => Array.from(entries.values())),
     read,
     usage: Effect.sync(() => ({ usedBytes: budget.used, maxSessionBytes, maxFileBytes })),

@@ -1,36 +1,18 @@
 /**
  * `todo_write`: the session's todo list. Each call replaces the whole list; the list is kept in
- * `<stateDir>/todos/<sessionId>.json` and written atomically. The scheduler's event hooks see the
+ * `<stateDir>/todos/<sessionId>.json`, written atomically, or where `TodoSource` says (a named
+ * session kept in SQL: its row of `toolwright_todos`; see todoStore.ts). The scheduler's event hooks see the
  * todos a call creates and completes: in the validation phase a hook may block the call (the list
  * on disk is left as it was and the model is told why), in the post-write phase hooks only observe.
  *
  * @since 0.1.0
  */
-import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
-import { describeDiskError, ifExists, readText, stat, writeFileAtomic } from "../disk/index.js"
 import { Session, Workspace } from "../session/index.js"
-import {
-  defineTool,
-  restateWriteFailure,
-  textResult,
-  type ToolEvent,
-  type ToolEventHooks,
-  writeFailureWith
-} from "../tool/index.js"
-import { PLAN_FILE_MODE } from "./lock.js"
-import {
-  detectTodoChanges,
-  type TodoChanges,
-  TodoFile,
-  type TodoItem,
-  TodoList,
-  todoBlockedText,
-  todoFailedText,
-  todosWrittenText
-} from "./todos.js"
+import { defineTool, textResult, type ToolEvent, type ToolEventHooks } from "../tool/index.js"
+import { todoStoreFor } from "./todoStore.js"
+import { detectTodoChanges, type TodoChanges, type TodoItem, todoBlockedText, todosWrittenText } from "./todos.js"
 import { TodoWriteParams, todoWriteDeclaration } from "./todoWrite.decl.js"
 
 export { TodoWriteParams } from "./todoWrite.decl.js"
@@ -44,8 +26,6 @@ export interface TodoWriteData {
   /** Set when a hook blocked the call (nothing was written). */
   readonly blocked?: { readonly event: "TodoCreated" | "TodoCompleted"; readonly reason: string } | undefined
 }
-
-const decodeFile = Schema.decodeUnknownEffect(Schema.fromJsonString(TodoFile))
 
 const eventsOf = (changes: TodoChanges, todos: ReadonlyArray<TodoItem>) => ({
   created: changes.created.map((todo): ToolEvent => ({ _tag: "TodoCreated", todo, todos })),
@@ -69,26 +49,12 @@ const firstBlock = Effect.fnUntraced(function*(hooks: ToolEventHooks, events: Re
 export const makeTodoWrite = Effect.gen(function*() {
   const workspace = yield* Workspace
   const session = yield* Session
+  const store = yield* todoStoreFor(workspace, session.id)
   // One write at a time per session: read, compare, write must not interleave.
   const lock = yield* Semaphore.make(1)
-  const fileIn = (dir: string) => nodePath.join(dir, `${session.id}.json`)
-  const expectedFile = fileIn(nodePath.join(workspace.stateDir, "todos"))
-
-  const readPrevious = Effect.fnUntraced(function*(file: string) {
-    const text = yield* ifExists(readText(file)).pipe(
-      Effect.catch((error) => Effect.as(Effect.logWarning(`todo_write: cannot read ${file}: ${describeDiskError(error)}`), undefined))
-    )
-    if (text === undefined) return []
-    const decoded = yield* Effect.result(decodeFile(text))
-    if (decoded._tag === "Failure") {
-      yield* Effect.logWarning(`todo_write: ${file} is not a valid todo list; treating the previous list as empty`)
-      return []
-    }
-    return decoded.success.todos
-  })
 
   const write = Effect.fnUntraced(function*(todos: ReadonlyArray<TodoItem>, hooks: ToolEventHooks | undefined) {
-    const changes = detectTodoChanges(yield* readPrevious(expectedFile), todos)
+    const changes = detectTodoChanges(yield* store.read, todos)
     const events = eventsOf(changes, todos)
     const data = {
       todos,
@@ -108,15 +74,7 @@ export const makeTodoWrite = Effect.gen(function*() {
         })
       }
     }
-    const dir = yield* workspace.ensureStateSubdir("todos").pipe(
-      Effect.mapError((error) => restateWriteFailure(error, { message: todoFailedText(error.message), display: `Error writing todos: ${error.message}` }))
-    )
-    yield* writeFileAtomic(fileIn(dir), JSON.stringify({ todos, sessionId: session.id }, null, 2), PLAN_FILE_MODE).pipe(
-      Effect.mapError((error) => {
-        const why = describeDiskError(error)
-        return writeFailureWith(error, { message: todoFailedText(why), display: `Error writing todos: ${why}` })
-      })
-    )
+    yield* store.write(todos)
     if (hooks !== undefined) {
       yield* Effect.forEach([...events.created, ...events.completed], hooks.committed, { discard: true })
     }
@@ -127,10 +85,7 @@ export const makeTodoWrite = Effect.gen(function*() {
     ...todoWriteDeclaration,
     invoke: (params) =>
       Effect.gen(function*() {
-        const exists = yield* ifExists(stat(expectedFile)).pipe(
-          Effect.map((s) => s !== undefined),
-          Effect.catch(() => Effect.succeed(false))
-        )
+        const exists = yield* store.exists
         return {
           description: exists ? "Update todos" : "Create todos",
           defaultPermission: Effect.succeed("allow" as const),

@@ -80,6 +80,22 @@ export const todosWrittenText = (todos: ReadonlyArray<TodoItem>): string =>
       "this explicitly to the user. Here are the latest contents of your todo list:\n" +
       `${JSON.stringify(todos)}. Continue on with the tasks at hand if applicable.\n</system-reminder>`
 
+/** How {@link todosResumedText} begins (a resumed session re-derives it rather than carrying an old copy). @category texts */
+export const TODOS_RESUMED = "This session was resumed and its todo list, kept from before, still has unfinished items"
+
+/**
+ * The reminder a resumed session with unfinished todos queues once: the list as last written (by
+ * an earlier process of the session), so the model continues from it instead of starting afresh.
+ * @category texts
+ */
+export const todosResumedText = (todos: ReadonlyArray<TodoItem>): string =>
+  `${TODOS_RESUMED}. DO NOT mention this ` +
+  `explicitly to the user. Here are its contents:\n${JSON.stringify(todos)}. Continue with the tasks at hand if ` +
+  "applicable, and keep the list up to date with todo_write."
+
+/** Whether a list has an item not completed yet. @category getters */
+export const hasUnfinished = (todos: ReadonlyArray<TodoItem>): boolean => todos.some((t) => t.status !== "completed")
+
 /** The result text when a hook blocked the write. @category texts */
 export const todoBlockedText = (kind: "creation" | "completion", reason: string): string => {
   const hook = kind === "creation" ? "TodoCreated" : "TodoCompleted"

@@ -25,7 +25,6 @@ import {
   type ReadEvidence,
   Session,
   SessionEvents,
-  type SessionExtras,
   type SessionStoreService,
   Workspace
 } from "../session/index.js"
@@ -45,6 +44,7 @@ import { ToolHooks } from "./hooks.js"
 import type { ApprovalMode, PermissionRule } from "./policy.js"
 import * as SchedulerModule from "./scheduler.js"
 import type { SqlState } from "./sqlState.js"
+import { sessionExtras } from "./sessionExtras.js"
 
 /** Everything a session is configured with. @category models */
 export interface SessionOptions {
@@ -75,9 +75,11 @@ export interface SessionOptions {
   /** MCP servers whose tools this session offers (behind `tool_search`), and the workspace pool to share. */
   readonly mcp?: McpSessionOptions | undefined
   /**
-   * A named session: the id is this name, what the store holds under it (read evidence) is restored
-   * at start and saved when the session closes, so a later session (another process) with the same
-   * id can edit what this one read. Unset: a fresh random id, nothing kept.
+   * A named session: the id is this name, what the store holds under it (read evidence, revealed
+   * tools, waiting reminders, the saved outputs' index) is restored at start and saved when the
+   * session closes, so a later session (another process) with the same id can edit what this one
+   * read; its todo list and edit history are keyed by the name too (see `docs/sessions.md`).
+   * Unset: a fresh random id, nothing kept.
    */
   readonly sessionId?: string | undefined
   /** With `sessionId`: only continue a saved session; an unknown id fails with `SessionNotFound`. */
@@ -110,29 +112,6 @@ export interface SessionOptions {
    * --http`) passes one it shares among them.
    */
   readonly htmlConverter?: HtmlConverterService | undefined
-}
-
-/**
- * The rest of a named session's record: tools revealed by `tool_search` are revealed again (an MCP
- * tool not registered yet when the session starts stays hidden), and reminders still waiting for
- * the model when the session closed are queued again.
- */
-const sessionExtras: SessionExtras<Registry.ToolRegistry | SessionEvents> = {
-  restore: (record) =>
-    Effect.gen(function*() {
-      const registry = yield* Registry.ToolRegistry
-      const events = yield* SessionEvents
-      if (record.revealed !== undefined && record.revealed.length > 0) {
-        yield* registry.reveal(record.revealed).pipe(Effect.ignore)
-      }
-      for (const [i, text] of (record.reminders ?? []).entries()) yield* events.remind(`resumed-${i}`, text)
-    }),
-  capture: Effect.gen(function*() {
-    const view = yield* (yield* Registry.ToolRegistry).deferredView
-    const revealed = view.deferred.map((t) => t.name).filter((name) => !view.isHidden(name))
-    const reminders = yield* (yield* SessionEvents).takeReminders
-    return { revealed, reminders }
-  })
 }
 
 /** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
@@ -212,6 +191,8 @@ export const layer = (
       ),
       FileReadCache.layer(options.readEvidence ? { readEvidence: options.readEvidence } : {}),
       sql?.taskBoard ?? Layer.empty,
+      // a named session's todo list follows it in SQL; an unnamed one's stays in its file (nobody resumes it)
+      (options.sessionId !== undefined ? sql?.todos : undefined) ?? Layer.empty,
       OutputStore.layer({
         dir: outputDir,
         maxFileBytes: outputLimits.maxOutputFileBytes,

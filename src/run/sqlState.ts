@@ -1,6 +1,6 @@
 /**
  * What a session keeps in SQL (`SessionOptions.sqlUrl`): one connection pool for the session's
- * scope, its named-session store, and the task board of its workspace. A session imports this
+ * scope, its named-session store, the task board of its workspace and its todo list. A session imports this
  * module (and with it the PostgreSQL driver) only when it is kept in SQL.
  *
  * @since 0.2.0
@@ -13,6 +13,10 @@ import { SqlClient } from "effect/sql"
 import { TaskBoardSource } from "../plan/boardStore.js"
 // floors: start-up — the SQL board is loaded only here, not with the plan room's tools
 import { makeSqlTaskBoardStore, migrateTaskBoards } from "../plan/sqlBoardStore.js"
+// floors: start-up — likewise the SQL todo lists
+import { makeSqlTodoStore, migrateTodos } from "../plan/sqlTodoStore.js"
+// floors: start-up — the plan room's index loads its tools
+import { TodoSource } from "../plan/todoStore.js"
 import { SessionStoreFailed, type SessionStoreService, type WorkspaceService } from "../session/index.js"
 // floors: start-up — the session room's index does not load the PostgreSQL driver
 import { connectSql, describeSqlUrl, makeSqlSessionStore } from "../session/sqlSessionStore.js"
@@ -22,6 +26,8 @@ export interface SqlState {
   readonly sessionStore: SessionStoreService
   /** Provides the task tools' board: the SQL board keyed by the workspace's first root. */
   readonly taskBoard: Layer.Layer<never>
+  /** Provides `todo_write`'s list: the SQL row of the session (used for named sessions only). */
+  readonly todos: Layer.Layer<never>
 }
 
 /**
@@ -38,9 +44,14 @@ export const sqlState = (url: string): Effect.Effect<SqlState, SessionStoreFaile
       Effect.provideService(SqlClient.SqlClient, sql),
       Effect.mapError((e) => new SessionStoreFailed({ message: `Could not prepare the task board table at ${where} (${e.message}).` }))
     )
+    yield* migrateTodos.pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
+      Effect.mapError((e) => new SessionStoreFailed({ message: `Could not prepare the todos table at ${where} (${e.message}).` }))
+    )
     const taskBoard = Layer.succeed(
       TaskBoardSource,
       (workspace: WorkspaceService) => makeSqlTaskBoardStore(sql, workspace.roots[0] ?? "")
     )
-    return { sessionStore, taskBoard }
+    const todos = Layer.succeed(TodoSource, (_: WorkspaceService, sessionId: string) => makeSqlTodoStore(sql, sessionId))
+    return { sessionStore, taskBoard, todos }
   })

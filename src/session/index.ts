@@ -22,13 +22,15 @@ export { newSessionId, Session } from "./session.js"
 export {
   makeFileSessionStore,
   makeMemorySessionStore,
+  MAX_CARRIED_OUTPUTS,
   SESSION_NAME,
   SessionExpired,
   SessionNotFound,
   type SessionRecord,
   SessionStoreFailed,
   type SessionStoreService,
-  SQL_URL_ENV
+  SQL_URL_ENV,
+  type StoredOutput
 } from "./sessionStore.js"
 export { ensureStateSubdir } from "./stateDir.js"
 export { makeWorkspace, Workspace, type WorkspaceService } from "./workspace.js"

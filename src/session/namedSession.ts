@@ -15,6 +15,7 @@ import { captureEvidence, restoreEvidence } from "./resume.js"
 import {
   DEFAULT_SESSION_TTL_MS,
   evidenceKey,
+  outputKey,
   SESSION_NAME,
   SESSION_TTL_ENV,
   SessionExpired,
@@ -92,14 +93,14 @@ export interface SessionExtras<R> {
   /** Puts the record's extras back (reveals, reminders) when the session starts. */
   readonly restore: (record: SessionRecord) => Effect.Effect<void, never, R>
   /** The extras to save when the session closes. */
-  readonly capture: Effect.Effect<Pick<SessionRecord, "revealed" | "reminders">, never, R>
+  readonly capture: Effect.Effect<Pick<SessionRecord, "revealed" | "reminders" | "outputs">, never, R>
 }
 
 /**
  * Restores the record's evidence into the session's read cache when built, and saves the
  * session's evidence to the store when its scope closes (a failed save is logged: the evidence
  * is lost, so the next process asks for a read again; nothing else is). `extras` restores and
- * captures the rest of the record (revealed tools, waiting reminders).
+ * captures the rest of the record (revealed tools, waiting reminders, saved outputs).
  * @category layers
  */
 export const namedSessionLayer = <R = never>(
@@ -128,13 +129,19 @@ export const namedSessionLayer = <R = never>(
           roots: [...workspace.roots],
           evidence,
           ...(more.revealed !== undefined && more.revealed.length > 0 ? { revealed: more.revealed } : {}),
-          ...(more.reminders !== undefined ? { reminders: more.reminders } : {})
+          ...(more.reminders !== undefined ? { reminders: more.reminders } : {}),
+          ...(more.outputs !== undefined && more.outputs.length > 0 ? { outputs: more.outputs } : {})
         }
         // evidence loaded at start and not carried now (its file changed, or it was evicted) stays dropped
         const carried = new Set(evidence.map(evidenceKey))
         const gone = new Set<string>()
         for (const e of Option.match(record, { onNone: () => [], onSome: (r) => reindexed(r, workspace.roots) })) {
           if (!carried.has(evidenceKey(e))) gone.add(evidenceKey(e))
+        }
+        // likewise a saved output listed at start whose file was gone (or is now)
+        const outputsNow = new Set((saved.outputs ?? []).map((o) => o.id))
+        for (const o of Option.match(record, { onNone: () => [], onSome: (r) => r.outputs ?? [] })) {
+          if (!outputsNow.has(o.id)) gone.add(outputKey(o.id))
         }
         yield* store.save(saved, gone).pipe(
           Effect.catch((e) => Effect.logWarning(`toolwright: session "${name}" was not saved: ${e.message}`))

@@ -55,6 +55,31 @@ export const StoredEvidence = Schema.Struct({
 /** @category models */
 export type StoredEvidence = typeof StoredEvidence.Type
 
+/**
+ * One saved output of the session (the output store's index entry): the bytes stay in their file
+ * under the state directory; the record says where and what they are. @category models
+ */
+export const StoredOutput = Schema.Struct({
+  /** The output's id (its resource `toolwright://output/<id>`; the file is `<id>.output`). */
+  id: Schema.String,
+  /** The tool whose output it is. */
+  tool: Schema.String,
+  /** Size in bytes (UTF-8). */
+  bytes: Schema.Number,
+  /** SHA-256 (hex) of the content. */
+  sha256: Schema.String,
+  lines: Schema.Number,
+  /** The file, relative to the state directory, `/`-separated (`outputs/<session>/<id>.output`). */
+  path: Schema.String,
+  /** When it was saved (ms since the epoch). */
+  createdAt: Schema.Number
+})
+/** @category models */
+export type StoredOutput = typeof StoredOutput.Type
+
+/** At most this many saved outputs (the most recent) are listed in a record. @category constants */
+export const MAX_CARRIED_OUTPUTS = 1_000
+
 /** What the store keeps of one session. @category models */
 export const SessionRecord = Schema.Struct({
   version: Schema.Literal(1),
@@ -67,7 +92,9 @@ export const SessionRecord = Schema.Struct({
   /** Deferred tools the session had revealed (`tool_search`); revealed again on resume. */
   revealed: Schema.optionalKey(Schema.Array(Schema.String)),
   /** Reminders still waiting for the model when the session closed; queued again on resume. */
-  reminders: Schema.optionalKey(Schema.Array(Schema.String))
+  reminders: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** The session's saved outputs; readable again on resume while their files are there. */
+  outputs: Schema.optionalKey(Schema.Array(StoredOutput))
 })
 /** @category models */
 export type SessionRecord = typeof SessionRecord.Type
@@ -113,10 +140,14 @@ export interface SessionStoreService {
 /** The key of a piece of evidence within a record: `root:path`. @category constructors */
 export const evidenceKey = (e: Pick<StoredEvidence, "root" | "path">): string => `${e.root}:${e.path}`
 
+/** The key of a saved output in a save's `dropped` set: `output:<id>` (evidence keys start with a number). @category constructors */
+export const outputKey = (id: string): string => `output:${id}`
+
 /**
  * Merges `incoming` into `existing` (same name): roots are re-indexed onto the incoming list, per
  * file the newer evidence wins, and keys in `dropped` are removed; revealed tools are the union,
- * waiting reminders the incoming ones (they were handed over when its session started). A pure function.
+ * waiting reminders the incoming ones (they were handed over when its session started), saved
+ * outputs the union by id (the most recent {@link MAX_CARRIED_OUTPUTS}). A pure function.
  * @category combinators
  */
 export const mergeRecords = (
@@ -142,15 +173,28 @@ export const mergeRecords = (
   }
   const revealed = [...new Set([...(existing.revealed ?? []), ...(incoming.revealed ?? [])])]
   const reminders = incoming.reminders ?? existing.reminders
+  const outputs = mergeOutputs((existing.outputs ?? []).filter((o) => !dropped.has(outputKey(o.id))), incoming.outputs ?? [])
   return {
     ...incoming,
     ...(revealed.length > 0 ? { revealed } : {}),
     ...(reminders !== undefined ? { reminders } : {}),
+    ...(outputs.length > 0 ? { outputs } : {}),
     createdAt: Math.min(existing.createdAt, incoming.createdAt),
     lastUsedAt: Math.max(existing.lastUsedAt, incoming.lastUsedAt),
     roots,
     evidence: [...byKey.values()]
   }
+}
+
+/** Two lists of saved outputs as one: by id (the incoming entry wins), oldest first, the most recent {@link MAX_CARRIED_OUTPUTS}. @category combinators */
+export const mergeOutputs = (
+  existing: ReadonlyArray<StoredOutput>,
+  incoming: ReadonlyArray<StoredOutput>
+): ReadonlyArray<StoredOutput> => {
+  if (existing.length === 0 && incoming.length <= MAX_CARRIED_OUTPUTS) return incoming
+  const byId = new Map<string, StoredOutput>()
+  for (const o of [...existing, ...incoming]) byId.set(o.id, o)
+  return [...byId.values()].sort((a, b) => a.createdAt - b.createdAt).slice(-MAX_CARRIED_OUTPUTS)
 }
 
 /** A store in this process's memory: sessions survive being closed and reopened, not a restart. @category constructors */

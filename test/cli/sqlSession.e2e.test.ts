@@ -15,6 +15,7 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql"
 import { cliWorkspace, runCli } from "../support/cli.js"
+import { tempDir } from "../support/serve.js"
 import { startHttpDoor, textOf } from "../support/httpServe.js"
 import { startPostgres, type TestPostgres } from "../support/postgres.js"
 
@@ -34,6 +35,15 @@ const savedIn = (url: string, name: string) =>
     const rows = yield* sql`select 1 from toolwright_sessions where name = ${name}`
     return rows.length > 0
   }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url) })), Effect.orDie)
+
+/** The saved record of a session (its JSON text). */
+const rowOf = (url: string, name: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ readonly record: string }>`select record from toolwright_sessions where name = ${name}`
+    return rows[0]?.record ?? "{}"
+  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url) })), Effect.orDie)
+const recordOf = (text: string) => JSON.parse(text) as { readonly outputs?: ReadonlyArray<unknown> }
 
 type ToolAnswer = { readonly content?: unknown; readonly isError?: boolean }
 const callTool = (client: Client, name: string, args: Record<string, unknown>) =>
@@ -106,6 +116,26 @@ layer(Pg.layer, { timeout: 120_000, excludeTestServices: true })("named sessions
       }))
       assert.match(ghost, /session_not_found: There is no saved session "ghost"/)
       assert.isFalse(yield* savedIn(pg.url, "ghost"))
+    }).pipe(Effect.scoped))
+
+  it.effect("call: the todo list follows the session to another state dir (another machine); an output left on the first is dropped", () =>
+    Effect.gen(function*() {
+      const pg = yield* Pg
+      const w = yield* workspace
+      const sql = ["--session", "moves", "--session-store", "sql", "--sql", pg.url]
+      const todos = [{ content: "Port the parser", status: "in_progress", id: "1" }]
+      assert.strictEqual((yield* w.call("todo_write", { todos }, sql)).code, 0)
+      const grep = yield* w.call("run_shell_command", { command: "seq 1 3000" }, sql, { TOOLWRIGHT_TRUNCATE_CHARS: "2000" })
+      assert.strictEqual(grep.code, 0, grep.stderr)
+      assert.strictEqual(recordOf(yield* rowOf(pg.url, "moves")).outputs?.length, 1)
+      assert.isFalse(fs.existsSync(path.join(w.state, "todos")))
+      // a second machine: same checkout path, its own state dir
+      const elsewhere = yield* tempDir("tw-sqlcli-other-state-")
+      const next = yield* runCli(["call", "read_file", JSON.stringify(readA), "--json", "--state-dir", elsewhere, ...sql], { cwd: w.root })
+      assert.strictEqual(next.code, 0, next.stderr)
+      assert.include(next.stdout, "This session was resumed and its todo list")
+      assert.include(next.stdout, JSON.stringify(JSON.stringify(todos)).slice(1, -1))
+      assert.isUndefined(recordOf(yield* rowOf(pg.url, "moves")).outputs)
     }).pipe(Effect.scoped))
 
   it.effect("usage errors: no database named; a dead database fails fast with session_store_failed and no password", () =>
