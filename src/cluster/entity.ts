@@ -18,7 +18,7 @@ import * as Scope from "effect/Scope"
 import { Entity, type Sharding } from "effect/cluster"
 import { ToolRegistry, wrapSystemReminder } from "../registry/index.js"
 import { Approver, Scheduler, SessionLayer } from "../run/index.js"
-import { toCallToolResult } from "../serve/index.js"
+import { announcementOf, toCallToolResult } from "../serve/index.js"
 import { BackgroundShells } from "../shell/index.js"
 import { toMcp } from "../tool/index.js"
 import { Workspace } from "../session/index.js"
@@ -140,7 +140,8 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
       })
       const ListTools = Effect.fn("ToolSession.ListTools")(function*() {
         const list = yield* registry.declarations
-        return { tools: list.map(toMcp) as ReadonlyArray<unknown>, runner }
+        const { instructions } = yield* announcementOf(context, "list-changed")
+        return { tools: list.map(toMcp) as ReadonlyArray<unknown>, runner, instructions }
       })
       return ToolSession.of({ CallBatch, ListTools })
     }),

@@ -23,7 +23,9 @@ export class ClusterFront extends Context.Service<ClusterFront, {
    */
   readonly callBatch: (sessionId: string, calls: ReadonlyArray<WireCall>) => Effect.Effect<WireBatch, SessionUnavailable>
   /** The session's tool declarations (MCP `tools/list` entries). */
-  readonly listTools: (sessionId: string) => Effect.Effect<{ readonly tools: ReadonlyArray<unknown>; readonly runner: string }, SessionUnavailable>
+  readonly listTools: (
+    sessionId: string
+  ) => Effect.Effect<{ readonly tools: ReadonlyArray<unknown>; readonly runner: string; readonly instructions?: string | undefined }, SessionUnavailable>
 }>()("toolwright/cluster/ClusterFront") {}
 
 /** Builds the front's service from a sharding layer's entity client. @category constructors */

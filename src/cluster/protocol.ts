@@ -51,9 +51,14 @@ export const CallBatch = Rpc.make("CallBatch", {
   error: SessionUnavailable
 })
 
-/** The session's tool declarations as MCP `tools/list` shows them (revealed deferred tools included). @category rpcs */
+/**
+ * The session's tool declarations as MCP `tools/list` shows them (revealed deferred tools
+ * included), and the `initialize` instructions an MCP door announces for the session (the
+ * deferred-tools reminder among them; absent from runners older than the HTTP front).
+ * @category rpcs
+ */
 export const ListTools = Rpc.make("ListTools", {
-  success: Schema.Struct({ tools: Schema.Array(Schema.Unknown), runner: Schema.String }),
+  success: Schema.Struct({ tools: Schema.Array(Schema.Unknown), runner: Schema.String, instructions: Schema.optional(Schema.String) }),
   error: SessionUnavailable
 })
 
