@@ -13,6 +13,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Context from "effect/Context"
@@ -112,10 +113,15 @@ const clusterBackend = (front: ClusterFront["Service"]): SessionBackend =>
 export const serveClusterHttp = Effect.fnUntraced(function*(options: ClusterHttpOptions) {
   const context = yield* Layer.build(frontLayer({ sqlUrl: options.sqlUrl })).pipe(
     Effect.timeout("30 seconds"),
-    Effect.mapError((cause) =>
-      new ClusterUnreachable({
-        message: `Cannot join the cluster: its PostgreSQL (--sql) did not answer (${errorText(cause)}). Check the URL, that the database runs and that this machine can reach it.`
-      })
+    // The cluster's storage layers die on a database they cannot reach: any failure but an interrupt
+    // is this start error.
+    Effect.catchCause((cause) =>
+      Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause as Cause.Cause<never>) : Effect.fail(
+        new ClusterUnreachable({
+          message: `Cannot join the cluster: its PostgreSQL (--sql) did not answer (${errorText(Cause.squash(cause))}). ` +
+            "Check the URL, that the database runs and that this machine can reach it."
+        })
+      )
     )
   )
   const front = Context.get(context, ClusterFront)
