@@ -67,7 +67,7 @@ const clusterBackend = (front: ClusterFront["Service"]): SessionBackend =>
     const entityId = opening.named?.name ?? opening.id
     // The entity starts now (on the runner holding its shard): a session that cannot start refuses
     // the `initialize`, and the instructions are the session's own.
-    const first = yield* front.listTools(entityId).pipe(Effect.mapError((e) => new SessionRefused({ message: e.message })))
+    const first = yield* front.listTools(entityId).pipe(Effect.mapError((e) => new SessionRefused({ message: `${e.code}: ${e.message}` })))
     const mcp = makeMcpServer({ instructions: first.instructions ?? FALLBACK_INSTRUCTIONS, capabilities: CAPABILITIES })
     const runPromise = Effect.runPromiseWith(yield* Effect.context<never>())
     mcp.onerror = (error) => say(`session ${opening.id}: ${error.message}`)

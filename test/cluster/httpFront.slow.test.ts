@@ -111,7 +111,7 @@ describe("serve --http --cluster: the HTTP door as a cluster front", () => {
         })
         return client.connect(transport).then(() => "connected", (e: unknown) => String(e))
       })
-      assert.include(refused, "503")
+      assert.include(refused, "session_unavailable: ")
       assert.include(refused, "is not a session name")
 
       // A client's cancel interrupts the call on the runner: its command ends.
