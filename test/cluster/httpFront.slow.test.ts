@@ -118,11 +118,14 @@ describe("serve --http --cluster: the HTTP door as a cluster front", () => {
       const marker = `front-cancel-${process.pid}`
       const abort = new AbortController()
       const cancelled = first.client.callTool(
-        { name: "run_shell_command", arguments: { command: `sleep 300; echo ${marker}` } },
+        { name: "run_shell_command", arguments: { command: `echo start; exec -a ${marker} sleep 300` } },
         undefined,
         { signal: abort.signal, timeout: 600_000 }
-      ).then(() => "answered", (e: unknown) => String(e))
-      assert.isTrue(yield* eventually(() => processesWith(marker).length > 0, 30_000), "the command started on a runner")
+      ).then((r) => `answered: ${JSON.stringify(r)}`, (e: unknown) => String(e))
+      let settled = ""
+      void cancelled.then((r) => (settled = r))
+      assert.isTrue(yield* eventually(() => processesWith(marker).length > 0 || settled !== "", 30_000), "the command started on a runner")
+      assert.strictEqual(settled, "", "the call is still running")
       abort.abort("the user pressed stop")
       assert.include(yield* Effect.promise(() => cancelled), "stop")
       assert.isTrue(yield* eventually(() => processesWith(marker).length === 0, 30_000), "the cancelled command ended")
