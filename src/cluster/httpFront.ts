@@ -73,10 +73,10 @@ const clusterBackend = (front: ClusterFront["Service"]): SessionBackend =>
     mcp.onerror = (error) => say(`session ${opening.id}: ${error.message}`)
 
     mcp.setRequestHandler(ListToolsRequestSchema, () =>
-      runPromise(front.listTools(entityId).pipe(
-        Effect.map(({ tools }) => ({ tools: tools as Array<never> })),
-        Effect.catchTag("SessionUnavailable", (e) => Effect.die(new McpError(ErrorCode.InternalError, e.message)))
-      )))
+      runPromise(Effect.result(front.listTools(entityId))).then((listed) => {
+        if (listed._tag === "Failure") throw new McpError(ErrorCode.InternalError, `${listed.failure.code}: ${listed.failure.message}`)
+        return { tools: listed.success.tools as Array<never> }
+      }))
 
     const callBatch = batchesOf(front, entityId)
     const prefix = randomUUID().slice(0, 8)
