@@ -12,7 +12,13 @@
  * @since 0.3.0
  */
 import { randomUUID } from "node:crypto"
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema
+} from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -40,8 +46,8 @@ export interface ClusterHttpOptions extends DoorOptions {
 const FALLBACK_INSTRUCTIONS = "toolwright gives you tools over this workspace: read and edit files, run commands, search, and more. " +
   "Some tools are deferred: fetch them with tool_search before calling them."
 
-/** What `initialize` announces: tools (re-listed after a reveal) and logging; no resources, no prompts. */
-const CAPABILITIES = { tools: { listChanged: true }, logging: {} }
+/** What `initialize` announces: tools (re-listed after a reveal), saved outputs to read (not to list), logging; no prompts. */
+const CAPABILITIES = { tools: { listChanged: true }, resources: {}, logging: {} }
 
 /** A `session_unavailable` failure as an MCP tool result a model can act on. */
 const unavailableResult = (error: SessionUnavailable) => ({
@@ -76,6 +82,16 @@ const clusterBackend = (front: ClusterFront["Service"]): SessionBackend =>
       runPromise(Effect.result(front.listTools(entityId))).then((listed) => {
         if (listed._tag === "Failure") throw new McpError(ErrorCode.InternalError, `${listed.failure.code}: ${listed.failure.message}`)
         return { tools: listed.success.tools as Array<never> }
+      }))
+
+    // A cut result's `resource_link` (a saved output on the runner) is read through the entity.
+    mcp.setRequestHandler(ReadResourceRequestSchema, (request) =>
+      runPromise(Effect.result(front.readOutput(entityId, request.params.uri))).then((read) => {
+        if (read._tag === "Success") return read.success as { contents: Array<never> }
+        const error = read.failure
+        throw error._tag === "OutputUnreadable"
+          ? new McpError(error.errorCode, error.message, { uri: request.params.uri })
+          : new McpError(ErrorCode.InternalError, `${error.code}: ${error.message}`)
       }))
 
     const callBatch = batchesOf(front, entityId)

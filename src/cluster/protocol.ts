@@ -62,13 +62,31 @@ export const ListTools = Rpc.make("ListTools", {
   error: SessionUnavailable
 })
 
+/** A saved output could not be read (no such output in the session, a bad URI or page). @category errors */
+export class OutputUnreadable extends Schema.TaggedError<OutputUnreadable>()("OutputUnreadable", {
+  /** The JSON-RPC error code of MCP `resources/read` (-32002 not found, -32602 invalid params). */
+  errorCode: Schema.Number,
+  message: Schema.String
+}) {}
+
+/**
+ * A page of one of the session's saved outputs (`toolwright://output/<id>?offset=&limit=`), as MCP
+ * `resources/read` contents: the outputs live in the runner's state directory.
+ * @category rpcs
+ */
+export const ReadOutput = Rpc.make("ReadOutput", {
+  payload: { uri: Schema.String },
+  success: Schema.Struct({ contents: Schema.Array(Schema.Unknown) }),
+  error: Schema.Union([SessionUnavailable, OutputUnreadable])
+})
+
 /**
  * The `ToolSession` entity, keyed by session id. Its shard group is the session's workspace group:
  * an id `NAME@GROUP` lives on runners that mount workspace group `GROUP`; any other id on the
  * `default` group.
  * @category entities
  */
-export const ToolSession = Entity.make("ToolSession", [CallBatch, ListTools]).annotate(
+export const ToolSession = Entity.make("ToolSession", [CallBatch, ListTools, ReadOutput]).annotate(
   ClusterSchema.ShardGroup,
   (entityId) => workspaceGroupOf(entityId)
 )

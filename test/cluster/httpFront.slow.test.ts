@@ -1,8 +1,8 @@
 /**
  * The HTTP door as a cluster front (`toolwright serve --http … --cluster --sql URL`): two runner
  * processes and the front process of the built CLI on a private PostgreSQL, MCP SDK clients over
- * Streamable HTTP. Sessions spread over both runners; a named session continues from a second
- * connection; a client's cancel stops the command on the runner; a stopped runner's sessions go on
+ * Streamable HTTP. Sessions spread over both runners; a saved output is read through the front; a
+ * named session continues from a second connection; a client's cancel stops the command on the runner; a stopped runner's sessions go on
  * on the other; a start without a reachable database, or without one at all, is a clear error.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -70,6 +70,17 @@ describe("serve --http --cluster: the HTTP door as a cluster front", () => {
       const names = listed.tools.map((t) => t.name)
       for (const tool of ["read_file", "edit", "run_shell_command", "tool_search"]) assert.include(names, tool)
       assert.include(first.client.getInstructions() ?? "", "toolwright gives you tools")
+
+      // A cut result links to its saved output on the runner, which the front reads through the entity.
+      const long = yield* call(first.client, "run_shell_command", { command: "seq 1 50000" })
+      const link = long.content.find((c) => c.type === "resource_link") as { readonly uri?: string } | undefined
+      assert.isDefined(link?.uri, `a resource_link in ${JSON.stringify(long.content.map((c) => c.type))}`)
+      const page = yield* Effect.promise(() => first.client.readResource({ uri: link!.uri! }))
+      assert.match((page.contents[0] as { text: string }).text, /^1\n2\n3\n/)
+      const missing = yield* Effect.promise(() =>
+        first.client.readResource({ uri: "toolwright://output/no-such-output" }).then(() => "read", (e: unknown) => String(e))
+      )
+      assert.include(missing, "no saved output 'no-such-output'")
 
       // 8 sessions, each reads then edits its own file: both runners host some.
       const sessions = yield* Effect.forEach(Array.from({ length: 8 }, (_, i) => `f${i}`), (file) =>
