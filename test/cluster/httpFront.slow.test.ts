@@ -76,7 +76,7 @@ describe("serve --http --cluster: the HTTP door as a cluster front", () => {
       const link = long.content.find((c) => c.type === "resource_link") as { readonly uri?: string } | undefined
       assert.isDefined(link?.uri, `a resource_link in ${JSON.stringify(long.content.map((c) => c.type))}`)
       const page = yield* Effect.promise(() => first.client.readResource({ uri: link!.uri! }))
-      assert.include((page.contents[0] as { text: string }).text, "\n1\n2\n3\n")
+      assert.include((page.contents[0] as { text: string }).text, "Output: 1\n2\n3\n4\n")
       const missing = yield* Effect.promise(() =>
         first.client.readResource({ uri: "toolwright://output/no-such-output" }).then(() => "read", (e: unknown) => String(e))
       )
