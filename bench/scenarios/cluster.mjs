@@ -1,11 +1,14 @@
 // Sessions as cluster entities (issue 17): the per-call overhead of going through a front and a
 // runner process (PostgreSQL membership, socket transport) against the same call on a session in
-// this process, and calls/s of the mixed round (read_file, edit, grep_search, glob, a short
+// this process, the same through the HTTP front (`serve --http --cluster`) against `serve --http`,
+// and calls/s of the mixed round (read_file, edit, grep_search, glob, a short
 // command) in N sessions at once through one runner and through two.
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { distDir, median, repoRoot, tempDir } from "../lib.mjs"
 import { freePort, startPg } from "../pg.mjs"
 
@@ -41,6 +44,26 @@ const startRunner = async (url, root, state) => {
         child.kill("SIGTERM")
       })
   }
+}
+
+const startDoor = (args) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "bin", "toolwright.js"), "serve", "--http", "127.0.0.1:0", ...args], {
+      stdio: ["ignore", "ignore", "pipe"]
+    })
+    let text = ""
+    child.stderr.on("data", (chunk) => {
+      text += chunk
+      const found = /listening on (\S+)/.exec(text)
+      if (found) resolve({ child, url: new URL(found[1]) })
+    })
+    child.on("exit", (code) => reject(new Error(`serve --http exited ${code}: ${text}`)))
+  })
+
+const httpClient = async (url) => {
+  const client = new Client({ name: "bench", version: "0" }, { capabilities: {} })
+  await client.connect(new StreamableHTTPClientTransport(url))
+  return client
 }
 
 // CPU time (ms) a process has used: utime + stime from /proc (clock ticks of 10 ms).
@@ -123,6 +146,38 @@ export const run = async ({ smoke }) => {
       size: `${calls} calls`, ours: frontCpu + runnerCpu, limit: directCpu, unit: "CPU ms/call", limitName: "same call, session in this process",
       ratio: (frontCpu + runnerCpu) / directCpu, note: `front ${frontCpu.toFixed(2)} + runner ${runnerCpu.toFixed(2)} ms (PostgreSQL not counted)`
     })
+
+    // The HTTP front (`serve --http --cluster`) against `serve --http` with the session in the door,
+    // one read_file per call over Streamable HTTP, alternating so both see the same load.
+    const frontDoor = await startDoor(["--cluster", "--sql", pg.url])
+    const localDoor = await startDoor(["--root", root, "--state-dir", state])
+    try {
+      const viaFront = await httpClient(frontDoor.url)
+      const viaLocal = await httpClient(localDoor.url)
+      const frontMs = []
+      const localMs = []
+      for (let i = 0; i < calls + 20; i++) {
+        for (const [client, out] of [[viaFront, frontMs], [viaLocal, localMs]]) {
+          const t0 = performance.now()
+          const r = await client.callTool({ name: "read_file", arguments: { file_path: "small.txt" } })
+          if (r.isError) throw new Error(`cluster bench: read_file failed over HTTP: ${JSON.stringify(r.content)}`)
+          if (i >= 20) out.push(performance.now() - t0)
+        }
+      }
+      await viaFront.close()
+      await viaLocal.close()
+      const f50 = median(frontMs)
+      const l50 = median(localMs)
+      rows.push({
+        scenario: "cluster: read_file of a small file over MCP HTTP, serve --http --cluster (front → runner) vs serve --http",
+        size: `${calls} calls`, ours: f50, limit: l50, unit: "ms p50", limitName: "same call, session in the HTTP door",
+        ratio: f50 / l50, note: `+${(f50 - l50).toFixed(2)} ms p50; p99 ${percentile(frontMs, 99).toFixed(1)} vs ${percentile(localMs, 99).toFixed(1)} ms; load average ${os.loadavg()[0].toFixed(1)}`
+      })
+    } finally {
+      frontDoor.child.kill("SIGTERM")
+      localDoor.child.kill("SIGTERM")
+    }
+    console.error("cluster bench: HTTP front done")
 
     const mixed = async (prefix, offset) => {
       const errors = []

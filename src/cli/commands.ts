@@ -228,6 +228,16 @@ const serve = Command.make("serve", {
 }, Effect.fn("cli.serve")(function*(flags) {
   const deferred = Option.getOrUndefined(flags.deferred)
   const options = { ...(yield* sessionOptions(flags)), mode: flags.approval as ApprovalMode, ...(deferred !== undefined ? { deferred } : {}) }
+  if (flags.cluster) {
+    // The front hosts no session: the runners take the session flags; the front needs the door and the database.
+    const sqlUrl = Option.getOrUndefined(flags.sql) ?? process.env[SQL_URL_ENV]
+    if (Option.isNone(flags.http) || sqlUrl === undefined || sqlUrl === "") {
+      return yield* new SessionInitError({
+        message: `--cluster serves MCP over HTTP as a front of a cluster: give --http [HOST:]PORT and the cluster's PostgreSQL (--sql postgres://user@host:5432/db or ${SQL_URL_ENV}).`
+      })
+    }
+    return yield* serveOverHttp(options, { ...flags, http: flags.http.value }, { sqlUrl })
+  }
   if (Option.isSome(flags.http)) {
     if (options.sessionId !== undefined) {
       return yield* new SessionInitError({
@@ -247,7 +257,11 @@ const serve = Command.make("serve", {
     { command: "toolwright serve --approval default", description: "Ask the host's user (elicitation) before edits and commands" },
     { command: "toolwright serve --deferred proxy", description: "Offer call_tool for revealed tools (a host that never re-lists its tools)" },
     { command: "toolwright serve --config ~/.toolwright/mcp.json", description: "Also offer the tools of the MCP servers listed there (a gateway)" },
-    { command: "toolwright serve --http 8931", description: "Streamable HTTP on http://127.0.0.1:8931/mcp, one session per MCP client" }
+    { command: "toolwright serve --http 8931", description: "Streamable HTTP on http://127.0.0.1:8931/mcp, one session per MCP client" },
+    {
+      command: "toolwright serve --http 0.0.0.0:8931 --token-file tok --cluster --sql postgres://db/toolwright",
+      description: "A cluster front: each MCP session runs on a `toolwright runner` of that database"
+    }
   ])
 )
 

@@ -44,6 +44,12 @@ export const httpFlags = {
     Flag.withDescription(`Close an HTTP session after this many seconds without a request (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000}).`),
     Flag.withDefault(DEFAULT_IDLE_TIMEOUT_MS / 1000)
   ),
+  cluster: Flag.Boolean("cluster").pipe(
+    Flag.withDescription(
+      "With --http: be a front of the cluster whose PostgreSQL is --sql URL (or env TOOLWRIGHT_SQL_URL): each MCP session is routed to its session on a `toolwright runner`; this process hosts none."
+    ),
+    Flag.withDefault(false)
+  ),
   "max-sessions": Flag.Int("max-sessions").pipe(
     Flag.withDescription(`The most HTTP sessions open at once (default ${DEFAULT_MAX_SESSIONS}); more are refused with 503.`),
     Flag.withDefault(DEFAULT_MAX_SESSIONS)
@@ -74,9 +80,10 @@ const loadToken = Effect.fnUntraced(function*(file: string | undefined) {
  */
 export const serveOverHttp = (
   session: ServeOptions,
-  flags: Parameters<typeof serveWith>[1]
+  flags: Parameters<typeof serveWith>[1],
+  cluster?: { readonly sqlUrl: string }
 ) =>
-  serveWith(session, flags).pipe(
+  serveWith(session, flags, cluster).pipe(
     Effect.tapError((error) => Effect.sync(() => process.stderr.write(`toolwright serve: ${error.message}\n`)))
   )
 
@@ -88,21 +95,26 @@ const serveWith = Effect.fnUntraced(function*(
     readonly "allow-origin": ReadonlyArray<string>
     readonly "idle-timeout": number
     readonly "max-sessions": number
-  }
+  },
+  cluster: { readonly sqlUrl: string } | undefined
 ) {
   const address = parseListenAddress(flags.http)
   if ("_tag" in address) return yield* address
   const token = yield* loadToken(Option.getOrUndefined(flags["token-file"]))
   const maxMessageBytes = yield* configuredMaxMessageBytes
-  // floors: start-up — the HTTP door (and the SDK's HTTP transport) loads only with --http
-  const { serveHttp } = yield* Effect.promise(() => import("../serve/http.js"))
-  yield* Effect.scoped(serveHttp({
-    session,
+  const door = {
     address,
     token,
     allowedOrigins: flags["allow-origin"],
     idleTimeoutMs: Math.max(1, flags["idle-timeout"]) * 1000,
     maxSessions: Math.max(1, flags["max-sessions"]),
     maxMessageBytes
-  }))
+  }
+  if (cluster !== undefined) {
+    const { serveClusterHttp } = yield* Effect.promise(() => import("../cluster/httpFront.js"))
+    return yield* Effect.scoped(serveClusterHttp({ ...door, sqlUrl: cluster.sqlUrl }))
+  }
+  // floors: start-up — the HTTP door (and the SDK's HTTP transport) loads only with --http
+  const { serveHttp } = yield* Effect.promise(() => import("../serve/http.js"))
+  yield* Effect.scoped(serveHttp({ ...door, session }))
 })

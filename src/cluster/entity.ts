@@ -18,12 +18,13 @@ import * as Scope from "effect/Scope"
 import { Entity, type Sharding } from "effect/cluster"
 import { ToolRegistry, wrapSystemReminder } from "../registry/index.js"
 import { Approver, Scheduler, SessionLayer } from "../run/index.js"
-import { toCallToolResult } from "../serve/index.js"
+import { announcementOf, readOutputPage, toCallToolResult, withOutputLinks } from "../serve/index.js"
+import { OutputStore } from "../output/index.js"
 import { BackgroundShells } from "../shell/index.js"
 import { toMcp } from "../tool/index.js"
 import { Workspace } from "../session/index.js"
 import { clusterDir, readInflight, type RunningShell, readMarker, writeInflight, writeMarker } from "./marker.js"
-import { lostBatch, SessionUnavailable, storeNameOf, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
+import { lostBatch, OutputUnreadable, SessionUnavailable, storeNameOf, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 
 /** How a runner builds the sessions it hosts. @category models */
 export interface RunnerSessionOptions extends Omit<SessionLayer.SessionOptions, "sessionId" | "resume"> {
@@ -70,13 +71,14 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
           built.cause.reasons.map((r) => r._tag === "Fail" ? (r.error as { message?: string }).message : String(r)).join("; ")
         }`
         const unavailable = Effect.fail(new SessionUnavailable({ message }))
-        return ToolSession.of({ CallBatch: () => unavailable, ListTools: () => unavailable })
+        return ToolSession.of({ CallBatch: () => unavailable, ListTools: () => unavailable, ReadOutput: () => unavailable })
       }
       const context = built.value
       const scheduler = Context.get(context, Scheduler)
       const registry = Context.get(context, ToolRegistry)
       const shells = Context.get(context, BackgroundShells)
       const stateDir = Context.get(context, Workspace).stateDir
+      const outputs = Context.get(context, OutputStore)
 
       // What the last runner of this session left behind: shells that ended with it.
       const previous = yield* readMarker(stateDir, address.entityId)
@@ -126,10 +128,12 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
         const batch = yield* scheduler.runBatch(payload.calls)
         yield* writeInflight(journal, address.entityId, undefined)
         yield* syncShells
-        const results = batch.results.map((result, i) => ({
-          callId: payload.calls[i]?.callId ?? result.callId,
-          result: toCallToolResult(result) as unknown
-        }))
+        // A cut result links to its saved output (a `resource_link` the front serves through ReadOutput).
+        const results = yield* Effect.forEach(batch.results, (result, i) =>
+          Effect.map(withOutputLinks(outputs, result, toCallToolResult(result)), (linked) => ({
+            callId: payload.calls[i]?.callId ?? result.callId,
+            result: linked.result as unknown
+          })))
         const told = yield* Ref.getAndSet(notice, undefined)
         if (told !== undefined && results.length > 0) {
           const last = results[results.length - 1]!
@@ -140,9 +144,15 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
       })
       const ListTools = Effect.fn("ToolSession.ListTools")(function*() {
         const list = yield* registry.declarations
-        return { tools: list.map(toMcp) as ReadonlyArray<unknown>, runner }
+        const { instructions } = yield* announcementOf(context, "list-changed")
+        return { tools: list.map(toMcp) as ReadonlyArray<unknown>, runner, instructions }
       })
-      return ToolSession.of({ CallBatch, ListTools })
+      const ReadOutput = Effect.fn("ToolSession.ReadOutput")(function*(request: { readonly payload: { readonly uri: string } }) {
+        return yield* readOutputPage(outputs, request.payload.uri).pipe(
+          Effect.mapError((e) => new OutputUnreadable({ errorCode: e.code, message: e.message }))
+        )
+      })
+      return ToolSession.of({ CallBatch, ListTools, ReadOutput })
     }),
     { maxIdleTime: options.maxIdleTime ?? DEFAULT_SESSION_IDLE }
   )

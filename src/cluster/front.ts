@@ -11,7 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { lostBatch, SessionUnavailable, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
+import { lostBatch, OutputUnreadable, SessionUnavailable, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 import { sqlLayer } from "./runner.js"
 
 /** The front's view of the cluster. @category services */
@@ -23,7 +23,14 @@ export class ClusterFront extends Context.Service<ClusterFront, {
    */
   readonly callBatch: (sessionId: string, calls: ReadonlyArray<WireCall>) => Effect.Effect<WireBatch, SessionUnavailable>
   /** The session's tool declarations (MCP `tools/list` entries). */
-  readonly listTools: (sessionId: string) => Effect.Effect<{ readonly tools: ReadonlyArray<unknown>; readonly runner: string }, SessionUnavailable>
+  readonly listTools: (
+    sessionId: string
+  ) => Effect.Effect<{ readonly tools: ReadonlyArray<unknown>; readonly runner: string; readonly instructions?: string | undefined }, SessionUnavailable>
+  /** A page of one of the session's saved outputs (MCP `resources/read` contents). */
+  readonly readOutput: (
+    sessionId: string,
+    uri: string
+  ) => Effect.Effect<{ readonly contents: ReadonlyArray<unknown> }, SessionUnavailable | OutputUnreadable>
 }>()("toolwright/cluster/ClusterFront") {}
 
 /** Builds the front's service from a sharding layer's entity client. @category constructors */
@@ -49,7 +56,18 @@ export const make = Effect.gen(function*() {
       })
     )
   })
-  return ClusterFront.of({ callBatch, listTools })
+  const readOutput = Effect.fn("ClusterFront.readOutput")(function*(sessionId: string, uri: string) {
+    return yield* clientFor(sessionId).ReadOutput({ uri }).pipe(
+      Effect.catchCause((cause) => {
+        const failure = Cause.findErrorOption(cause).pipe(
+          Option.filter((e) => e instanceof SessionUnavailable || e instanceof OutputUnreadable)
+        )
+        if (Option.isSome(failure)) return Effect.fail(failure.value as SessionUnavailable | OutputUnreadable)
+        return Effect.fail(new SessionUnavailable({ message: `The session "${sessionId}" could not be reached: ${Cause.pretty(cause).split("\n")[0]}` }))
+      })
+    )
+  })
+  return ClusterFront.of({ callBatch, listTools, readOutput })
 })
 
 /**

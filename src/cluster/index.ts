@@ -12,6 +12,8 @@ export * as SessionEntity from "./entity.js"
 export {
   CallBatch,
   ListTools,
+  OutputUnreadable,
+  ReadOutput,
   SessionRunnerLost,
   SessionUnavailable,
   storeNameOf,

@@ -51,10 +51,33 @@ export const CallBatch = Rpc.make("CallBatch", {
   error: SessionUnavailable
 })
 
-/** The session's tool declarations as MCP `tools/list` shows them (revealed deferred tools included). @category rpcs */
+/**
+ * The session's tool declarations as MCP `tools/list` shows them (revealed deferred tools
+ * included), and the `initialize` instructions an MCP door announces for the session (the
+ * deferred-tools reminder among them; absent from runners older than the HTTP front).
+ * @category rpcs
+ */
 export const ListTools = Rpc.make("ListTools", {
-  success: Schema.Struct({ tools: Schema.Array(Schema.Unknown), runner: Schema.String }),
+  success: Schema.Struct({ tools: Schema.Array(Schema.Unknown), runner: Schema.String, instructions: Schema.optional(Schema.String) }),
   error: SessionUnavailable
+})
+
+/** A saved output could not be read (no such output in the session, a bad URI or page). @category errors */
+export class OutputUnreadable extends Schema.TaggedError<OutputUnreadable>()("OutputUnreadable", {
+  /** The JSON-RPC error code of MCP `resources/read` (-32002 not found, -32602 invalid params). */
+  errorCode: Schema.Number,
+  message: Schema.String
+}) {}
+
+/**
+ * A page of one of the session's saved outputs (`toolwright://output/<id>?offset=&limit=`), as MCP
+ * `resources/read` contents: the outputs live in the runner's state directory.
+ * @category rpcs
+ */
+export const ReadOutput = Rpc.make("ReadOutput", {
+  payload: { uri: Schema.String },
+  success: Schema.Struct({ contents: Schema.Array(Schema.Unknown) }),
+  error: Schema.Union([SessionUnavailable, OutputUnreadable])
 })
 
 /**
@@ -63,7 +86,7 @@ export const ListTools = Rpc.make("ListTools", {
  * `default` group.
  * @category entities
  */
-export const ToolSession = Entity.make("ToolSession", [CallBatch, ListTools]).annotate(
+export const ToolSession = Entity.make("ToolSession", [CallBatch, ListTools, ReadOutput]).annotate(
   ClusterSchema.ShardGroup,
   (entityId) => workspaceGroupOf(entityId)
 )

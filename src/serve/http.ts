@@ -22,15 +22,14 @@ import {
 } from "./httpAccess.js"
 // floors: start-up — the converter alone (its workers start on the first conversion)
 import { makeHtmlConverter } from "../web/converter.js"
-import { makeSessionTable, namedSessionOf, type SessionTable } from "./httpSessions.js"
+import { localBackend, makeSessionTable, namedSessionOf, type SessionTable } from "./httpSessions.js"
 import { announcementOf, buildSession, chosenDeferredMode, type ServeOptions } from "./server.js"
 
 /** The HTTP server could not listen (address in use, not available, no permission). @category errors */
 export class ListenFailed extends Schema.TaggedError<ListenFailed>()("ListenFailed", { message: Schema.String }) {}
 
-/** Options of {@link serveHttp}. @category models */
-export interface HttpServeOptions {
-  readonly session: ServeOptions
+/** What every HTTP door takes: where it listens and who may talk to it. @category models */
+export interface DoorOptions {
   readonly address: ListenAddress
   readonly token: string | undefined
   readonly allowedOrigins: ReadonlyArray<string>
@@ -39,7 +38,13 @@ export interface HttpServeOptions {
   readonly maxMessageBytes: number
 }
 
-const say = (line: string) => process.stderr.write(`toolwright serve: ${line}\n`)
+/** Options of {@link serveHttp}. @category models */
+export interface HttpServeOptions extends DoorOptions {
+  readonly session: ServeOptions
+}
+
+/** Says a line on stderr, as the door does. @category constructors */
+export const say = (line: string) => process.stderr.write(`toolwright serve: ${line}\n`)
 
 const answerError = (res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
   if (res.headersSent) return void res.end()
@@ -60,7 +65,7 @@ const track = (table: SessionTable, id: string, req: http.IncomingMessage, res: 
 }
 
 const handler = (
-  options: HttpServeOptions,
+  options: DoorOptions,
   policy: () => AccessPolicy,
   table: SessionTable,
   runPromise: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
@@ -96,7 +101,9 @@ async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
   }
   table.reserve()
   try {
-    const session = await runPromise(table.open(namedSessionOf(req.headers)))
+    const opened = await runPromise(Effect.result(table.open(namedSessionOf(req.headers))))
+    if (opened._tag === "Failure") return answerError(res, 503, opened.failure.message)
+    const session = opened.success
     res.once("close", () => {
       session.lastSeen = Date.now()
     })
@@ -144,11 +151,22 @@ export const serveHttp = Effect.fnUntraced(function*(options: HttpServeOptions) 
   // One HTML → Markdown converter (at most 2 worker threads) for every session of the process.
   const htmlConverter = session.htmlConverter ?? (yield* makeHtmlConverter())
   const table = makeSessionTable({
-    session: { ...session, deferred, htmlConverter },
-    announcement,
+    backend: localBackend({ session: { ...session, deferred, htmlConverter }, announcement, log: say }),
     maxMessageBytes: options.maxMessageBytes,
     log: say
   })
+  return yield* serveDoor(options, table)
+})
+
+/**
+ * The HTTP listener of a door over a session table: access checks, the MCP endpoint, the session
+ * cap, idle expiry. Runs until interrupted, then closes every session and the server.
+ *
+ * @category constructors
+ */
+export const serveDoor = Effect.fnUntraced(function*(options: DoorOptions, table: SessionTable) {
+  const missing = requireToken(options.address, options.token)
+  if (missing !== undefined) return yield* missing
   const runPromise = Effect.runPromiseWith(yield* Effect.context<never>())
   let policy: AccessPolicy = { token: options.token, allowedOrigins: options.allowedOrigins, allowedHosts: undefined }
   const server = http.createServer((req, res) => {

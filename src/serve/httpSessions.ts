@@ -1,9 +1,11 @@
 /**
- * The sessions of the HTTP door: one MCP server, transport and toolwright session per MCP session
- * id. A session's toolwright side (workspace, read cache, revealed tools, background shells) is
- * built after the client's `initialized`, once its roots are known; requests wait for it. Closing
- * a session (DELETE, idle expiry, shutdown) closes its scope: its process trees are killed, and a
- * build still under way is interrupted or, when it wins the race, closed as soon as it ends.
+ * The sessions of the HTTP door: one MCP server and transport per MCP session id, given its
+ * backend by a {@link SessionBackend} (the local door's: a toolwright session per MCP session; the
+ * cluster front's: a session entity on a runner). For the local door a session's toolwright side
+ * (workspace, read cache, revealed tools, background shells) is built after the client's
+ * `initialized`, once its roots are known; requests wait for it. Closing a session (DELETE, idle
+ * expiry, shutdown) closes its scope: its process trees are killed, and a build still under way is
+ * interrupted or, when it wins the race, closed as soon as it ends.
  *
  * @since 0.1.0
  */
@@ -13,7 +15,10 @@ import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { GatedTransport } from "./httpGate.js"
 import { sessionRoots } from "./httpRoots.js"
 import { announcementOf, buildSession, makeMcpServer, type ServeOptions, wireSession } from "./server.js"
@@ -53,14 +58,91 @@ export const namedSessionOf = (headers: Readonly<Record<string, string | Readonl
   return { name, resume: typeof resume === "string" && /^(1|true|yes)$/i.test(resume) }
 }
 
+/** The MCP server of a new session could not be made (the door answers the `initialize` with 503). @category errors */
+export class SessionRefused extends Schema.TaggedError<SessionRefused>()("SessionRefused", { message: Schema.String }) {}
+
+/** What the table tells the door's backend about a session it opens. @category models */
+export interface OpeningSession {
+  /** The MCP session id the `initialize` answer will carry. */
+  readonly id: string
+  readonly named: NamedHttpSession | undefined
+  /** Closed with the session: the backend's resources go here. */
+  readonly scope: Scope.Closeable
+  /** Whether the session began closing (a build that wins the race must close what it built). */
+  readonly closing: () => boolean
+}
+
+/**
+ * How a door gives a session its MCP server: makes one, sets its handlers and connects it to the
+ * session's transport. The local door builds a toolwright session per MCP session
+ * ({@link localBackend}); the cluster front routes to a session entity on a runner.
+ * @category models
+ */
+export type SessionBackend = (transport: Transport, session: OpeningSession) => Effect.Effect<Server, SessionRefused>
+
 /** What every session of one door shares. @category models */
 export interface SessionTableOptions {
-  readonly session: ServeOptions
-  readonly announcement: Effect.Success<ReturnType<typeof announcementOf>>
+  readonly backend: SessionBackend
   readonly maxMessageBytes: number
   /** Said on stderr. */
   readonly log: (line: string) => void
 }
+
+/**
+ * The local door's backend: one MCP server per session, and a toolwright session (workspace, read
+ * cache, revealed tools, background shells) built after the client's `initialized`, once its roots
+ * are known; requests wait for it ({@link GatedTransport}).
+ * @category constructors
+ */
+export const localBackend = (options: {
+  readonly session: ServeOptions
+  readonly announcement: Effect.Success<ReturnType<typeof announcementOf>>
+  readonly log: (line: string) => void
+}): SessionBackend =>
+  Effect.fnUntraced(function*(transport, opening) {
+    const { named, scope } = opening
+    const gate = new GatedTransport(transport)
+    const mcp = makeMcpServer(options.announcement)
+    const initialized = yield* Deferred.make<void>()
+    mcp.oninitialized = () => Deferred.doneUnsafe(initialized, Effect.void)
+    yield* Scope.addFinalizer(scope, Effect.promise(() => mcp.close().catch(() => undefined)))
+    yield* Effect.promise(() => mcp.connect(gate))
+
+    // The toolwright session, in a scope of its own: closed at once when the session began closing
+    // while it was being built, else closed with the session.
+    const backend = Effect.gen(function*() {
+      yield* Deferred.await(initialized)
+      const roots = yield* sessionRoots(mcp, options.session.roots, Effect.promise(() => gate.firstHeld))
+      const own = yield* Scope.make()
+      const sessionOptions = named === undefined
+        ? { ...options.session, roots }
+        : { ...options.session, roots, sessionId: named.name, resume: named.resume }
+      const context = yield* buildSession(sessionOptions, () => mcp).pipe(
+        Effect.provideService(Scope.Scope, own),
+        Effect.onExit((exit) => Exit.isFailure(exit) ? Scope.close(own, exit) : Effect.void)
+      )
+      if (opening.closing()) return yield* Scope.close(own, Exit.void)
+      yield* Scope.addFinalizer(scope, Scope.close(own, Exit.void))
+      yield* wireSession(mcp, context, true, options.session.deferred).pipe(Effect.provideService(Scope.Scope, own))
+      gate.open()
+    })
+    yield* backend.pipe(
+      Effect.catchCause((cause) =>
+        Effect.sync(() => {
+          if (Cause.hasInterruptsOnly(cause)) return
+          const message = Cause.squash(cause)
+          const code = typeof message === "object" && message !== null && "code" in message && typeof message.code === "string"
+            ? `${message.code}: `
+            : ""
+          const text = code + (message instanceof Error ? message.message : String(message))
+          options.log(`session ${opening.id} could not start: ${text}`)
+          gate.fail(`The session could not start: ${text}`)
+        })
+      ),
+      Effect.forkIn(scope)
+    )
+    return mcp
+  })
 
 /**
  * The live sessions, by MCP session id, and how to open and close them.
@@ -83,9 +165,10 @@ export const makeSessionTable = (options: SessionTableOptions) => {
 
   const open = Effect.fnUntraced(function*(named?: NamedHttpSession) {
     const scope = yield* Scope.make()
+    const id = randomUUID()
     let session: HttpSession | undefined
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
+      sessionIdGenerator: () => id,
       onsessioninitialized: (id) => {
         sessions.set(id, session!)
       },
@@ -93,49 +176,12 @@ export const makeSessionTable = (options: SessionTableOptions) => {
     })
     session = { transport, scope, lastSeen: Date.now(), inflight: 0, closing: false }
     const opened = session
-    const gate = new GatedTransport(transport)
-    const mcp = makeMcpServer(options.announcement)
-    const initialized = yield* Deferred.make<void>()
-    mcp.oninitialized = () => Deferred.doneUnsafe(initialized, Effect.void)
+    const mcp = yield* options.backend(transport, { id, named, scope, closing: () => opened.closing }).pipe(
+      Effect.onError(() => Scope.close(scope, Exit.void))
+    )
     const runFork = Effect.runForkWith(yield* Effect.context<never>())
     // DELETE from the client, or the transport closing for any other reason.
     mcp.onclose = () => void runFork(close(opened, "closed by the client"))
-    yield* Scope.addFinalizer(scope, Effect.promise(() => mcp.close().catch(() => undefined)))
-    yield* Effect.promise(() => mcp.connect(gate))
-
-    // The toolwright session, in a scope of its own: closed at once when the session began closing
-    // while it was being built, else closed with the session.
-    const backend = Effect.gen(function*() {
-      yield* Deferred.await(initialized)
-      const roots = yield* sessionRoots(mcp, options.session.roots, Effect.promise(() => gate.firstHeld))
-      const own = yield* Scope.make()
-      const sessionOptions = named === undefined
-        ? { ...options.session, roots }
-        : { ...options.session, roots, sessionId: named.name, resume: named.resume }
-      const context = yield* buildSession(sessionOptions, () => mcp).pipe(
-        Effect.provideService(Scope.Scope, own),
-        Effect.onExit((exit) => Exit.isFailure(exit) ? Scope.close(own, exit) : Effect.void)
-      )
-      if (opened.closing) return yield* Scope.close(own, Exit.void)
-      yield* Scope.addFinalizer(scope, Scope.close(own, Exit.void))
-      yield* wireSession(mcp, context, true, options.session.deferred).pipe(Effect.provideService(Scope.Scope, own))
-      gate.open()
-    })
-    yield* backend.pipe(
-      Effect.catchCause((cause) =>
-        Effect.sync(() => {
-          if (Cause.hasInterruptsOnly(cause)) return
-          const message = Cause.squash(cause)
-          const code = typeof message === "object" && message !== null && "code" in message && typeof message.code === "string"
-            ? `${message.code}: `
-            : ""
-          const text = code + (message instanceof Error ? message.message : String(message))
-          options.log(`session ${transport.sessionId ?? "?"} could not start: ${text}`)
-          gate.fail(`The session could not start: ${text}`)
-        })
-      ),
-      Effect.forkIn(scope)
-    )
     return opened
   })
 

@@ -9,7 +9,7 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { CallToolRequestSchema, ListToolsRequestSchema, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -105,7 +105,7 @@ export const chosenDeferredMode = (options: ServeOptions): Effect.Effect<Deferre
     )
 
 /** Makes the MCP server object of one connection (not connected). @category constructors */
-export const makeMcpServer = (announcement: Effect.Success<ReturnType<typeof announcementOf>>) =>
+export const makeMcpServer = (announcement: { readonly instructions: string; readonly capabilities: ServerCapabilities }) =>
   new Server(SERVER_INFO, {
     capabilities: announcement.capabilities,
     instructions: announcement.instructions,

@@ -41,7 +41,13 @@ export const startHttpDoor = (args: ReadonlyArray<string>, extraEnv: Record<stri
 /** Connects an SDK client (closed with the scope); `roots` are offered through the roots capability. */
 export const connectHttp = (
   url: string,
-  options: { readonly token?: string; readonly roots?: ReadonlyArray<string>; readonly capabilities?: Record<string, unknown> } = {}
+  options: {
+    readonly token?: string
+    readonly roots?: ReadonlyArray<string>
+    readonly capabilities?: Record<string, unknown>
+    /** More headers on every request (e.g. X-Toolwright-Session). */
+    readonly headers?: Record<string, string>
+  } = {}
 ) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
@@ -52,8 +58,9 @@ export const connectHttp = (
       if (roots) {
         client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((dir) => ({ uri: `file://${dir}` })) }))
       }
+      const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) }
       const transport = new StreamableHTTPClientTransport(new URL(url), {
-        ...(options.token ? { requestInit: { headers: { authorization: `Bearer ${options.token}` } } } : {})
+        ...(Object.keys(headers).length > 0 ? { requestInit: { headers } } : {})
       })
       await client.connect(transport)
       return { client, transport }
