@@ -292,3 +292,15 @@ export const launchWaitSoFar: Effect.Effect<number> = Effect.map(
   Effect.serviceOption(CurrentLaunchWaitMeter),
   (meter) => Option.match(meter, { onNone: () => 0, onSome: (m) => m.waitedMs + (m.waiting > 0 ? Date.now() - m.since : 0) })
 )
+
+/**
+ * Runs `self` and returns, with its value, how long its launches waited for slots (ms; overlapping
+ * waits counted once).
+ *
+ * @category combinators
+ */
+export const withLaunchWaits = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<readonly [A, number], E, R> =>
+  Effect.suspend(() => {
+    const meter: LaunchWaitMeter = { waiting: 0, since: 0, waitedMs: 0 }
+    return Effect.map(Effect.provideService(self, CurrentLaunchWaitMeter, meter), (a) => [a, meter.waitedMs] as const)
+  })

@@ -43,7 +43,8 @@ import {
   sandboxSettingsOrDefault,
   signalPids,
   startOrphanGuard,
-  gatedLaunch
+  gatedLaunch,
+  withLaunchWaits
 } from "../../process/index.js"
 import { Session, Workspace } from "../../session/index.js"
 import type { LaunchQueueTimeout, LiveOutput, SandboxUnavailable } from "../../tool/index.js"
@@ -123,7 +124,7 @@ export interface RunResult extends ExitInfo {
   readonly sandboxScope: SandboxScope
   /** Set when the command was handed off still running (its exit fields are then null). */
   readonly handoff?: Handoff | undefined
-  /** Time its launch waited for a slot at the launch gate (ms; absent when it did not wait). */
+  /** Time its launches (the command, and the one-time sandbox check or orphan guard) waited at the launch gate (ms; absent when none waited). */
   readonly launchWaitMs?: number | undefined
 }
 
@@ -295,7 +296,8 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   }
 
   const run = Effect.fn("ProcessHost.run")(function*(request: RunRequest) {
-    const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
+    // the one-time checks (the sandbox's, the orphan guard) may wait at the launch gate too
+    const [launched, checksWaitMs] = yield* withLaunchWaits(launch(request.command, request.cwd, request.unsandboxed))
     const tag = yield* nextTag
     const info = yield* backend
     const capture = new OutputCapture(limits, spillPathIn(request.spillDir), { budget: request.spillBudget })
@@ -330,7 +332,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     }
     // set once the process is spawned: the timeout, the wall time and elapsedMs count from there
     let started = Date.now()
-    let launchWaitMs = 0
+    let launchWaitMs = checksWaitMs
     let fallbackReason = info.reason
     let finished: CapturedOutput | undefined
     const finish = () => (finished ??= capture.finish())
@@ -340,7 +342,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       // while queued never spawns.
       const proc = yield* gatedLaunch("the command", (admitted) => Effect.acquireRelease(
         Effect.gen(function*() {
-          launchWaitMs = admitted.waitedMs
+          launchWaitMs += admitted.waitedMs
           if (info.backend === "pty") {
             const pty = yield* nodePty
             if (Option.isSome(pty)) {
