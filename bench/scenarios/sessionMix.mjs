@@ -5,6 +5,7 @@
 // with raw calls (fs read, replace, write; rg; fast-glob; spawn of `echo`), sequentially, here.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { distDir, median, tempDir } from "../lib.mjs"
@@ -39,16 +40,19 @@ export const run = async ({ smoke }) => {
   const tw = await import(path.join(distDir, "index.js"))
   const { Effect, Layer, ManagedRuntime } = await import("effect")
   const fg = (await import("fast-glob")).default
+  // One launch gate for every session of the process, as `serve --http` has (a build without one ignores it).
+  const processRoom = await import(path.join(distDir, "process", "index.js"))
   const sizes = smoke ? [3] : process.env.TOOLWRIGHT_MIX_SIZES ? process.env.TOOLWRIGHT_MIX_SIZES.split(",").map(Number) : [10, 100, 1000]
   const rows = []
   for (const n of sizes) {
     const root = workspace(n)
     const state = tempDir("twbench-mix-state-")
     const runtimes = []
+    const launchGate = processRoom.makeLaunchGate?.()
     globalThis.gc?.()
     const heapBefore = process.memoryUsage().heapUsed
     for (let s = 0; s < n; s++) {
-      const layer = tw.SessionLayer.layer({ roots: [root], stateDir: state, mode: "yolo" }).pipe(
+      const layer = tw.SessionLayer.layer({ roots: [root], stateDir: state, mode: "yolo", ...(launchGate ? { launchGate } : {}) }).pipe(
         Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" }))
       )
       const rt = ManagedRuntime.make(layer)
@@ -86,6 +90,8 @@ export const run = async ({ smoke }) => {
     }))
     const wallMs = performance.now() - t0
     const cpu = process.cpuUsage(cpu0)
+    const load = os.loadavg()[0]
+    const gateStats = launchGate ? await Effect.runPromise(launchGate.stats) : undefined
     loop.disable()
     const calls = latencies.length
     const cpuMsPerCall = (cpu.user + cpu.system) / 1000 / calls
@@ -100,7 +106,10 @@ export const run = async ({ smoke }) => {
     const failed = failures === 0 ? "0 failed" : `${failures} failed (${[...codes].map(([c, k]) => `${c} ×${k}`).join(", ")})`
     const note = `${rounds} round(s) × 5 calls per session, ${failed}; CPU ${cpuMsPerCall.toFixed(2)} ms/call (this process); ` +
       `p50 ${median(latencies).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; event-loop delay p99 ` +
-      `${(loop.percentile(99) / 1e6).toFixed(1)} ms; heap ${((heapIdle / n) / 1024).toFixed(0)} KiB per idle session (heap growth / N, before any call)`
+      `${(loop.percentile(99) / 1e6).toFixed(1)} ms; heap ${((heapIdle / n) / 1024).toFixed(0)} KiB per idle session (heap growth / N, before any call); ` +
+      `load average ${load.toFixed(1)}` +
+      (gateStats === undefined ? "; no launch gate" : `; launch gate K=${gateStats.concurrency}: ${gateStats.admitted} launches, ${gateStats.waited} waited ` +
+        `(${(gateStats.waitedMs / Math.max(1, gateStats.waited)).toFixed(0)} ms mean, ${gateStats.maxWaitMs} ms max), ${gateStats.queueTimeouts} given up`)
     rows.push({
       scenario: "session mix (read, edit, grep, glob, echo)",
       size: `${n} sessions`,

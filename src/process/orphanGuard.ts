@@ -15,6 +15,8 @@
 import { spawn } from "node:child_process"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import type { LaunchQueueTimeout } from "../tool/index.js"
+import { gatedLaunch } from "./launchGate.js"
 import { PROCESS_TAG_VARIABLE } from "./tree.js"
 
 /** The guard's script: collect process groups until stdin ends; `exit` ends it quietly. @category constants */
@@ -47,12 +49,16 @@ export interface OrphanGuard {
 }
 
 /**
- * Starts a guard for the processes tagged `tagPrefix` (and the groups it is told about). Closing
- * the scope tells it to exit without killing anything (the session's own finalizers do that).
+ * Starts a guard for the processes tagged `tagPrefix` (and the groups it is told about), through
+ * the launch gate. Closing the scope tells it to exit without killing anything (the session's own
+ * finalizers do that).
  *
  * @category constructors
  */
-export const startOrphanGuard = (tagPrefix: string): Effect.Effect<OrphanGuard, never, Scope.Scope> =>
+export const startOrphanGuard = (tagPrefix: string): Effect.Effect<OrphanGuard, LaunchQueueTimeout, Scope.Scope> =>
+  gatedLaunch("the orphan guard", () => startGuard(tagPrefix))
+
+const startGuard = (tagPrefix: string): Effect.Effect<OrphanGuard, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.sync(() => {
       const child = spawn("sh", ["-c", ORPHAN_GUARD_SCRIPT], {

@@ -28,8 +28,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import { SandboxUnavailable } from "../tool/index.js"
+import { type LaunchQueueTimeout, SandboxUnavailable } from "../tool/index.js"
 import { splitList } from "./environment.js"
+import { gatedLaunch } from "./launchGate.js"
 
 /** How commands are confined. @category models */
 export type SandboxMode = "read-only" | "workspace-write" | "off"
@@ -254,11 +255,13 @@ export const confine = (settings: SandboxSettings, scope: SandboxScope, command:
 const OFF_HINT = "To run commands without the sandbox, start toolwright with `--sandbox off` (or TOOLWRIGHT_SANDBOX=off, or the session option sandbox: { mode: \"off\" })."
 
 const run = (file: string, args: ReadonlyArray<string>) =>
-  Effect.callback<{ readonly error: string | undefined; readonly stderr: string }>((resume) => {
-    execFile(file, [...args], { timeout: 10_000, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" } }, (error, _stdout, stderr) => {
-      resume(Effect.succeed({ error: error ? ((error as NodeJS.ErrnoException).code === "ENOENT" ? "ENOENT" : error.message) : undefined, stderr: String(stderr).trim() }))
-    })
-  })
+  gatedLaunch("the sandbox check", ({ spawned }) =>
+    Effect.callback<{ readonly error: string | undefined; readonly stderr: string }>((resume) => {
+      execFile(file, [...args], { timeout: 10_000, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" } }, (error, _stdout, stderr) => {
+        resume(Effect.succeed({ error: error ? ((error as NodeJS.ErrnoException).code === "ENOENT" ? "ENOENT" : error.message) : undefined, stderr: String(stderr).trim() }))
+      })
+      spawned()
+    }))
 
 /**
  * Checks once that the sandbox can start here: bwrap found and able to create its namespaces
@@ -267,7 +270,10 @@ const run = (file: string, args: ReadonlyArray<string>) =>
  *
  * @category checks
  */
-export const probeSandbox = (settings: SandboxSettings, platform: NodeJS.Platform = process.platform): Effect.Effect<void, SandboxUnavailable> =>
+export const probeSandbox = (
+  settings: SandboxSettings,
+  platform: NodeJS.Platform = process.platform
+): Effect.Effect<void, SandboxUnavailable | LaunchQueueTimeout> =>
   Effect.gen(function*() {
     if (settings.mode === "off") return
     const fail = (what: string) =>

@@ -28,7 +28,7 @@ import {
   type SessionStoreService,
   Workspace
 } from "../session/index.js"
-import { resolveSandboxSettings, SandboxConfig, type SandboxOptions, writableProblem } from "../process/index.js"
+import { LaunchGate, makeLaunchGate, resolveSandboxSettings, SandboxConfig, type SandboxOptions, writableProblem } from "../process/index.js"
 // floors: start-up — shell/index.ts loads the shell tools, which a session loads on their first call
 import * as ShellLayer from "../shell/layer.js"
 // floors: start-up — mcp/index.ts loads the MCP client, which a session loads only when servers are configured
@@ -112,6 +112,12 @@ export interface SessionOptions {
    * --http`) passes one it shares among them.
    */
   readonly htmlConverter?: HtmlConverterService | undefined
+  /**
+   * The process's launch gate (at most K process launches at once, FIFO; see
+   * `process/launchGate.ts`). Pass one gate to every session of a process (the HTTP door does);
+   * without it the session makes its own.
+   */
+  readonly launchGate?: LaunchGate.Service | undefined
 }
 
 /** A session could not start: a bad root, state dir or threshold; the message says which. @category errors */
@@ -126,6 +132,7 @@ export type SessionContext =
   | SchedulerModule.Scheduler
   | McpGateway
   | SessionEvents
+  | LaunchGate
 
 /**
  * The session layer. The {@link Approver} is the door's: elicitation for `serve`, a prompt for the
@@ -198,7 +205,9 @@ export const layer = (
         maxFileBytes: outputLimits.maxOutputFileBytes,
         maxSessionBytes: outputLimits.maxSessionOutputBytes
       }).pipe(Layer.provide(platform)),
-      platform
+      platform,
+      // read where processes start (shell, grep), at run time
+      Layer.succeed(LaunchGate, options.launchGate ?? makeLaunchGate())
     )
     // The built-ins: the catalog, or what a provided `BuiltinTools` layer replaced in it.
     const builtins = options.builtins === false ? [] : (yield* BuiltinTools.current).tools.map(builtinFactory)

@@ -7,6 +7,8 @@
 import { spawn } from "node:child_process"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import { gatedLaunch } from "../process/index.js"
+import type { LaunchQueueTimeout } from "../tool/index.js"
 import { MAX_SEARCH_FILE_BYTES } from "./constants.js"
 
 /** A process could not be started. @category errors */
@@ -97,11 +99,23 @@ export const makeLineSplitter = (
   }
 }
 
-/** Runs a command to completion, streaming stdout lines; interruption kills the child. @category processes */
+/**
+ * Runs a command to completion, streaming stdout lines; interruption kills the child. The spawn
+ * waits its turn at the process's launch gate, if there is one (`process/launchGate.ts`).
+ * @category processes
+ */
 export const runProcess = (
   command: string,
   args: ReadonlyArray<string>,
   options: RunOptions
+): Effect.Effect<ProcessExit, ProcessError | LaunchQueueTimeout> =>
+  gatedLaunch(command, (admitted) => runAdmitted(command, args, options, admitted.spawned))
+
+const runAdmitted = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: RunOptions,
+  spawned: () => void
 ): Effect.Effect<ProcessExit, ProcessError> =>
   Effect.callback<ProcessExit, ProcessError>((resume) => {
     let done = false
@@ -115,6 +129,7 @@ export const runProcess = (
       env: options.env ?? process.env,
       stdio: ["ignore", "pipe", "pipe"]
     })
+    spawned()
     const abort = () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
     }
@@ -172,11 +187,16 @@ export const runProcess = (
     })
   })
 
-/** Exit code of a short probe command, or undefined when it cannot be started. @category processes */
-export const probeExitCode = (command: string, args: ReadonlyArray<string>, cwd: string, env?: NodeJS.ProcessEnv): Effect.Effect<number | undefined> =>
+/** Exit code of a short probe command, or undefined when it cannot be started (a launch given up in the queue stays an error). @category processes */
+export const probeExitCode = (
+  command: string,
+  args: ReadonlyArray<string>,
+  cwd: string,
+  env?: NodeJS.ProcessEnv
+): Effect.Effect<number | undefined, LaunchQueueTimeout> =>
   runProcess(command, args, env === undefined ? { cwd } : { cwd, env }).pipe(
     Effect.map((exit) => exit.exitCode ?? undefined),
-    Effect.catch(() => Effect.succeed(undefined))
+    Effect.catchTag("ProcessError", () => Effect.succeed(undefined))
   )
 
 /** The environment for search processes: a UTF-8 locale, no ripgrep config file, no grep colour/options variables. @category processes */

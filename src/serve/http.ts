@@ -20,6 +20,7 @@ import {
   MCP_PATH,
   requireToken
 } from "./httpAccess.js"
+import { makeLaunchGate } from "../process/index.js"
 // floors: start-up — the converter alone (its workers start on the first conversion)
 import { makeHtmlConverter } from "../web/converter.js"
 import { localBackend, makeSessionTable, namedSessionOf, type SessionTable } from "./httpSessions.js"
@@ -150,8 +151,10 @@ export const serveHttp = Effect.fnUntraced(function*(options: HttpServeOptions) 
   )
   // One HTML → Markdown converter (at most 2 worker threads) for every session of the process.
   const htmlConverter = session.htmlConverter ?? (yield* makeHtmlConverter())
+  // One launch gate for every session of the process: together they start at most K processes at once.
+  const launchGate = session.launchGate ?? makeLaunchGate()
   const table = makeSessionTable({
-    backend: localBackend({ session: { ...session, deferred, htmlConverter }, announcement, log: say }),
+    backend: localBackend({ session: { ...session, deferred, htmlConverter, launchGate }, announcement, log: say }),
     maxMessageBytes: options.maxMessageBytes,
     log: say
   })

@@ -44,6 +44,8 @@ export class ToolNotRegistered extends toolError<ToolNotRegistered>()("tool_not_
 export class ExecutionFailed extends toolError<ExecutionFailed>()("execution_failed") {}
 /** The tool did not finish in time. @category errors */
 export class ExecutionTimeout extends toolError<ExecutionTimeout>()("execution_timeout") {}
+/** A process launch waited too long for a free slot in the launch gate; nothing was run. @category errors */
+export class LaunchQueueTimeout extends toolError<LaunchQueueTimeout>()("launch_queue_timeout") {}
 /** Policy or the user refused the call. @category errors */
 export class ExecutionDenied extends toolError<ExecutionDenied>()("execution_denied") {}
 /** The file does not exist. @category errors */
@@ -150,6 +152,7 @@ export const TOOL_ERROR_CLASSES = [
   ToolNotRegistered,
   ExecutionFailed,
   ExecutionTimeout,
+  LaunchQueueTimeout,
   ExecutionDenied,
   FileNotFound,
   FileWriteFailure,

@@ -37,6 +37,7 @@ import * as History from "../../src/text/history.js"
 import { MAX_ENTRIES } from "../../src/session/readCache.js"
 import { MAX_SYMLINK_HOPS } from "../../src/session/realPath.js"
 import { MAX_DEPTH, MAX_DESCENDANTS } from "../../src/process/tree.js"
+import { LAUNCH_QUEUE_TIMEOUT_MS } from "../../src/process/launchGate.js"
 import { MAX_MESSAGE_LENGTH } from "../../src/shell/background/sendMessage.js"
 import { MAX_GLOB_ENTRIES } from "../../src/shell/command/outside.js"
 import { DEFAULT_MAX_RESULTS, HARD_MAX_RESULTS } from "../../src/registry/toolSearch/select.js"
@@ -105,6 +106,7 @@ describe("docs/limits.md", () => {
     MAX_TIMEOUT_MS: Shell.MAX_TIMEOUT_MS,
     OUTPUT_UPDATE_INTERVAL_MS: Shell.OUTPUT_UPDATE_INTERVAL_MS,
     MAX_DESCENDANTS,
+    LAUNCH_QUEUE_TIMEOUT_MS,
     MAX_DEPTH,
     MAX_MESSAGE_LENGTH,
     MAX_GLOB_ENTRIES,

@@ -57,7 +57,7 @@ const runGitGrep = Effect.fn("grep.git-grep.run")(function*(context: SearchConte
   else if (large.length > 0) args.push("--", ".", ...large.map((rel) => `:(exclude,literal)${rel}`))
   const raw = makeRawMatches(context.keep)
   const exit = yield* runProcess("git", args, { cwd: context.dir, env: searchEnv(), onLine: (l) => parseGitLine(raw, l) }).pipe(
-    Effect.mapError((e) => new GrepExecutionError({ message: e.message }))
+    Effect.catchTag("ProcessError", (e) => Effect.fail(new GrepExecutionError({ message: e.message })))
   )
   return { exit, raw }
 })

@@ -31,7 +31,7 @@ export const findLargeFiles = Effect.fn("grep.findLargeFiles")(function*(context
     cwd: context.dir,
     env: searchEnv(),
     onLine: (line) => chunks.push(line, Buffer.from("\n"))
-  }).pipe(Effect.mapError((e) => new GrepExecutionError({ message: `could not look for files over the size cap: ${e.message}` })))
+  }).pipe(Effect.catchTag("ProcessError", (e) => Effect.fail(new GrepExecutionError({ message: `could not look for files over the size cap: ${e.message}` }))))
   if (exit.exitCode !== 0 && chunks.length === 0) {
     return yield* new GrepExecutionError({ message: `could not look for files over the size cap: ${exit.stderr.trim() || `find exited with ${String(exit.exitCode)}`}` })
   }

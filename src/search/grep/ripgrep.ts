@@ -22,6 +22,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { GrepExecutionError } from "../../tool/index.js"
 import { DEFAULT_EXCLUDED_NAMES, MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { isSimpleBasenameGlob } from "../ignore/patterns.js"
@@ -109,7 +110,7 @@ const rgIgnoreBelow = Effect.fn("grep.ripgrep.rgignore")(function*(context: Sear
   const found: Array<string> = []
   const args = ["--files", ...baseFlags(context, false), "--glob", ".rgignore", "."]
   yield* runProcess("rg", args, { cwd: context.dir, env: searchEnv(), onLine: (line) => found.push(path.join(context.dir, line.toString("utf8"))) }).pipe(
-    Effect.mapError((e) => new GrepExecutionError({ message: e.code === "ENOENT" ? RG_MISSING : e.message }))
+    Effect.catchTag("ProcessError", (e) => Effect.fail(new GrepExecutionError({ message: e.code === "ENOENT" ? RG_MISSING : e.message })))
   )
   const files = found.map((file): readonly [string, number] => [file, mtimeOf(file) ?? -1])
   if (cache.walks.size >= CACHE_LIMIT) cache.walks.clear()
@@ -160,7 +161,7 @@ const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, so
     ...(context.stopsAtCap ? { onCapped: () => stop.abort() } : {})
   })
   const exit = yield* runProcess("rg", args, { cwd: context.dir, env: searchEnv(), onLine, signal: stop.signal }).pipe(
-    Effect.mapError((e) => new GrepExecutionError({ message: e.code === "ENOENT" ? RG_MISSING : e.message }))
+    Effect.catchTag("ProcessError", (e) => Effect.fail(new GrepExecutionError({ message: e.code === "ENOENT" ? RG_MISSING : e.message })))
   )
   if (state.parseFailure !== undefined) {
     return yield* new GrepExecutionError({ message: `ripgrep printed unexpected output: ${state.parseFailure}` })
@@ -219,7 +220,8 @@ export const rgIgnoreHandling = (versionLine: string): RgIgnoreHandling => {
 export const makeRipgrepBackend = Effect.fn("grep.ripgrep.make")(function*() {
   const lines: Array<string> = []
   const exit = yield* runProcess("rg", ["--version"], { cwd: process.cwd(), onLine: (line) => lines.push(line.toString("utf8")) }).pipe(
-    Effect.option
+    Effect.map(Option.some),
+    Effect.catchTag("ProcessError", () => Effect.succeed(Option.none()))
   )
   if (exit._tag === "None" || exit.value.exitCode !== 0) return yield* new GrepExecutionError({ message: RG_MISSING })
   return ripgrepBackend(rgIgnoreHandling(lines[0] ?? ""))

@@ -10,7 +10,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Result from "effect/Result"
-import type { GrepExecutionError } from "../../tool/index.js"
+import type { GrepExecutionError, LaunchQueueTimeout } from "../../tool/index.js"
 import { runProcess, searchEnv } from "../searchProcess.js"
 import { makeGitGrepBackend } from "./gitGrep.js"
 import { jsGrepBackend } from "./js.js"
@@ -25,15 +25,18 @@ export const insideGitWorkTree = Effect.fn("grep.insideGitWorkTree")(function*(d
     cwd: dir,
     env: searchEnv(),
     onLine: (line) => out.push(line.toString("utf8").trim())
-  }).pipe(Effect.result)
-  return Result.isSuccess(exit) && exit.success.exitCode === 0 && out[0] === "true"
+  }).pipe(
+    Effect.map((exit) => exit.exitCode === 0),
+    Effect.catchTag("ProcessError", () => Effect.succeed(false))
+  )
+  return exit && out[0] === "true"
 })
 
 /** How a backend is obtained (probing its program): one effect per external backend. @category models */
 export interface BackendProbes {
-  readonly ripgrep: Effect.Effect<GrepBackend, GrepExecutionError>
-  readonly gitGrep: Effect.Effect<GrepBackend, GrepExecutionError>
-  readonly grep: Effect.Effect<GrepBackend, GrepExecutionError>
+  readonly ripgrep: Effect.Effect<GrepBackend, GrepExecutionError | LaunchQueueTimeout>
+  readonly gitGrep: Effect.Effect<GrepBackend, GrepExecutionError | LaunchQueueTimeout>
+  readonly grep: Effect.Effect<GrepBackend, GrepExecutionError | LaunchQueueTimeout>
 }
 
 const freshProbes: BackendProbes = {
@@ -60,15 +63,18 @@ const selectWith = Effect.fnUntraced(function*(
     case undefined:
       break
   }
-  const rg = yield* Effect.result(probes.ripgrep)
+  // a program that is missing moves on to the next one; a launch given up in the queue fails the search
+  const available = (probe: Effect.Effect<GrepBackend, GrepExecutionError | LaunchQueueTimeout>) =>
+    probe.pipe(Effect.map(Result.succeed), Effect.catchTag("GrepExecutionError", (e) => Effect.succeed(Result.fail(e))))
+  const rg = yield* available(probes.ripgrep)
   if (Result.isSuccess(rg)) return rg.success
   const stat = yield* Effect.promise(() => fs.stat(root).catch(() => undefined))
   const dir = stat?.isDirectory() === false ? path.dirname(root) : root
   if (yield* insideGitWorkTree(dir)) {
-    const git = yield* Effect.result(probes.gitGrep)
+    const git = yield* available(probes.gitGrep)
     if (Result.isSuccess(git)) return git.success
   }
-  const grep = yield* Effect.result(probes.grep)
+  const grep = yield* available(probes.grep)
   if (Result.isSuccess(grep)) return grep.success
   const fallback: GrepBackend = jsGrepBackend
   return fallback
@@ -86,7 +92,7 @@ export const selectGrepBackend = Effect.fn("grep.select")(function*(
 export type GrepBackendSelector = (
   root: string,
   options?: { readonly force?: GrepBackendName }
-) => Effect.Effect<GrepBackend, GrepExecutionError>
+) => Effect.Effect<GrepBackend, GrepExecutionError | LaunchQueueTimeout>
 
 /**
  * A {@link selectGrepBackend} that remembers each program probe once it succeeds (one process
@@ -95,7 +101,7 @@ export type GrepBackendSelector = (
  * @category constructors
  */
 export const makeGrepBackendSelector = Effect.fnUntraced(function*() {
-  const untilFailure = (exit: Exit.Exit<GrepBackend, GrepExecutionError>) =>
+  const untilFailure = (exit: Exit.Exit<GrepBackend, GrepExecutionError | LaunchQueueTimeout>) =>
     Exit.isSuccess(exit) ? Duration.infinity : Duration.zero
   const probes: BackendProbes = {
     ripgrep: yield* Effect.cachedWithTTL(makeRipgrepBackend(), untilFailure),

@@ -39,7 +39,7 @@ const runGrep = Effect.fn("grep.grep.run")(function*(context: SearchContext, dia
   args.push("-e", source, "--", context.fileName ?? ".")
   const raw = makeRawMatches(context.keep)
   const exit = yield* runProcess("grep", args, { cwd: context.dir, env: searchEnv(), onLine: (l) => parseGrepLine(raw, l) }).pipe(
-    Effect.mapError((e) => new GrepExecutionError({ message: e.message }))
+    Effect.catchTag("ProcessError", (e) => Effect.fail(new GrepExecutionError({ message: e.message })))
   )
   return { exit, raw }
 })

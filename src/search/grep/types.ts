@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"
-import type { ExecutionTimeout, GrepExecutionError } from "../../tool/index.js"
+import type { ExecutionTimeout, GrepExecutionError, LaunchQueueTimeout } from "../../tool/index.js"
 import type { IgnoreOptions } from "../ignore/tree.js"
 import type { SkippedIgnoreLineAt } from "../patternLimits.js"
 
@@ -75,6 +75,9 @@ export interface GrepResult {
 /** A grep engine. @category models */
 export interface GrepBackend {
   readonly name: GrepBackendName
-  /** Fails with `ExecutionTimeout` when the JS engine's regex worker runs past its deadline. */
-  readonly search: (request: GrepRequest) => Effect.Effect<GrepResult, GrepExecutionError | ExecutionTimeout>
+  /**
+   * Fails with `ExecutionTimeout` when the JS engine's regex worker runs past its deadline, with
+   * `LaunchQueueTimeout` when its process waited too long at the launch gate.
+   */
+  readonly search: (request: GrepRequest) => Effect.Effect<GrepResult, GrepExecutionError | ExecutionTimeout | LaunchQueueTimeout>
 }

@@ -10,6 +10,7 @@
  */
 import * as Effect from "effect/Effect"
 import { CurrentOutputLimits } from "../../output/index.js"
+import { launchWaitSoFar, withLaunchBudget } from "../../process/index.js"
 import { FileReadCache, realLocations, Workspace } from "../../session/index.js"
 import { defineTool, ExecutionTimeout, GrepExecutionError, streamResult, textChunks } from "../../tool/index.js"
 import { GREP_MAX_OUTPUT_CHARS, GREP_TIMEOUT_MS } from "../constants.js"
@@ -45,6 +46,8 @@ export interface GrepSearchData {
   readonly filesRecordedAsRead: number
   /** Files not searched because they are over the 20 MiB cap (as far as the backend can tell; see `GrepResult`). */
   readonly skippedLargeFiles: ReadonlyArray<string>
+  /** Time its processes waited for a launch slot (ms; absent when none did), not counted against the time budget. */
+  readonly launchWaitMs?: number
 }
 
 /** Options of {@link makeGrepSearchTool}. @category models */
@@ -53,7 +56,7 @@ export interface GrepSearchToolOptions {
   readonly backend?: GrepBackendName | "auto"
   /** The environment to read `TOOLWRIGHT_GREP_BACKEND` from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>
-  /** Wall-clock budget of one call (default `GREP_TIMEOUT_MS`, 60 s). */
+  /** Wall-clock budget of one call, not counting waits at the launch gate (default `GREP_TIMEOUT_MS`, 60 s). */
   readonly timeoutMs?: number
 }
 
@@ -159,9 +162,12 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                     ...(params.case_sensitive === true ? { caseSensitive: true } : {})
                   }
                 }
-                const results = yield* Effect.forEach(roots, (root) => grepSearch(requestFor(root), force), { concurrency: 4 }).pipe(
-                  // interrupting the search kills its processes and terminates its regex worker
-                  Effect.timeoutOrElse({ duration: timeoutMs, orElse: () => Effect.fail(timedOut(params, timeoutMs)) }),
+                const searched = Effect.forEach(roots, (root) => grepSearch(requestFor(root), force), { concurrency: 4 }).pipe(
+                  Effect.flatMap((results) => Effect.map(launchWaitSoFar, (launchWaitMs) => ({ results, launchWaitMs })))
+                )
+                // The budget leaves out time its processes waited at the launch gate; past it the
+                // search is interrupted, which kills its processes and terminates its regex worker.
+                const { results, launchWaitMs } = yield* withLaunchBudget(searched, timeoutMs, () => timedOut(params, timeoutMs)).pipe(
                   Effect.catchTag("GrepExecutionError", (e) => Effect.fail(execError(e.message))),
                   Effect.catchDefect((defect) =>
                     Effect.logWarning("grep_search: search failed", defect).pipe(
@@ -201,7 +207,8 @@ export const makeGrepSearchTool = (options: GrepSearchToolOptions = {}) =>
                   engines: results.map((r) => r.engine),
                   fallbackReasons: results.flatMap((r) => (r.fallbackReason === undefined ? [] : [r.fallbackReason])),
                   filesRecordedAsRead: recorded,
-                  skippedLargeFiles
+                  skippedLargeFiles,
+                  ...(launchWaitMs > 0 ? { launchWaitMs } : {})
                 }
                 // Into the output pipeline as a stream of chunks (the live tap sees them as they go in).
                 return streamResult(textChunks(out.llmContent), { display: out.display, data, resultFilePaths: out.resultFilePaths })

@@ -26,6 +26,7 @@ import * as Stream from "effect/Stream"
 import { OutputStore } from "../../output/index.js"
 import { SessionEvents } from "../../session/index.js"
 import {
+  type LaunchQueueTimeout,
   type SandboxUnavailable,
   SendMessageNotFound,
   SendMessageNotRunning,
@@ -139,7 +140,7 @@ export declare namespace BackgroundShells {
   /** The service shape. */
   export interface Service {
     /** Starts a command in the background. */
-    readonly start: (request: BackgroundRequest) => Effect.Effect<BackgroundShell, SandboxUnavailable>
+    readonly start: (request: BackgroundRequest) => Effect.Effect<BackgroundShell, SandboxUnavailable | LaunchQueueTimeout>
     /**
      * Takes over a foreground command that is still running (a {@link Handoff}): its output so far
      * opens the output file, and it continues as a background shell (send_message, task_stop,

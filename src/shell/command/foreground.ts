@@ -52,6 +52,8 @@ export interface ShellRunData {
   /** Where the whole output is, when the model got only part of it. */
   readonly outputFile?: string | undefined
   readonly elapsedMs: number
+  /** Time the command waited for a launch slot before it started (ms; absent when it did not wait), not part of `elapsedMs` or the timeout. */
+  readonly launchWaitMs?: number
 }
 
 /** What a foreground run needs. @category models */
@@ -192,7 +194,8 @@ export const runForeground = Effect.fnUntraced(function*(request: ForegroundRequ
     ...(result.fallbackReason !== undefined ? { fallbackReason: result.fallbackReason } : {}),
     outputBytes: result.output.totalBytes,
     ...(outputFile !== undefined ? { outputFile } : {}),
-    elapsedMs: result.elapsedMs
+    elapsedMs: result.elapsedMs,
+    ...(result.launchWaitMs !== undefined ? { launchWaitMs: result.launchWaitMs } : {})
   }
   return textResult(llm, { display, data }) as ToolResult<ShellRunData>
 })

@@ -19,6 +19,7 @@ import {
   InvalidToolParams,
   type InvocationSpec,
   progress,
+  type LaunchQueueTimeout,
   type SandboxUnavailable,
   type ShellExecuteError,
   textResult
@@ -55,7 +56,7 @@ export const UNSANDBOXED_WARNING = "Runs WITHOUT the command sandbox: it can rea
 export type ShellData = ShellRunData | ({ readonly kind: "background" } & BackgroundShell) | SedEditData
 
 /** Every error a call can fail with once built. @category errors */
-export type ShellError = ExecutionTimeout | ShellExecuteError | SandboxUnavailable | SedEditError
+export type ShellError = ExecutionTimeout | ShellExecuteError | SandboxUnavailable | LaunchQueueTimeout | SedEditError
 
 /** The checks that need no I/O, in the reference's order (§9.2 steps 1–6a), on the call's one analysis. @category validation */
 export const validateShellParams = (p: Params, analysis: CommandAnalysis): string | undefined => {

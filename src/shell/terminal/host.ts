@@ -22,6 +22,7 @@ import * as path from "node:path"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -41,10 +42,12 @@ import {
   type SandboxSettings,
   sandboxSettingsOrDefault,
   signalPids,
-  startOrphanGuard
+  startOrphanGuard,
+  gatedLaunch,
+  withLaunchWaits
 } from "../../process/index.js"
 import { Session, Workspace } from "../../session/index.js"
-import type { LiveOutput, SandboxUnavailable } from "../../tool/index.js"
+import type { LaunchQueueTimeout, LiveOutput, SandboxUnavailable } from "../../tool/index.js"
 import { type CaptureLimits, type CapturedOutput, OutputCapture, type SpillBudget } from "./capture.js"
 import { settingsInEffect, ShellConfig, type ShellSettings } from "../config.js"
 import { Screen } from "./screen.js"
@@ -121,6 +124,8 @@ export interface RunResult extends ExitInfo {
   readonly sandboxScope: SandboxScope
   /** Set when the command was handed off still running (its exit fields are then null). */
   readonly handoff?: Handoff | undefined
+  /** Time its launches (the command, and the one-time sandbox check or orphan guard) waited at the launch gate (ms; absent when none waited). */
+  readonly launchWaitMs?: number | undefined
 }
 
 /** A background process as the registry holds it. @category models */
@@ -165,10 +170,13 @@ export declare namespace ProcessHost {
     readonly sessionTag: string
     /** Which backend foreground commands get (probed once). */
     readonly backend: Effect.Effect<BackendInfo>
-    /** Runs a foreground command to its end, timeout or interruption (which kills its tree). */
-    readonly run: (request: RunRequest) => Effect.Effect<RunResult, SandboxUnavailable>
-    /** Starts a background command on pipes with stdin open. */
-    readonly start: (request: StartRequest) => Effect.Effect<StartedProcess, SandboxUnavailable>
+    /**
+     * Runs a foreground command to its end, timeout or interruption (which kills its tree). Its
+     * process waits its turn at the launch gate first; the timeout starts once it is spawned.
+     */
+    readonly run: (request: RunRequest) => Effect.Effect<RunResult, SandboxUnavailable | LaunchQueueTimeout>
+    /** Starts a background command on pipes with stdin open (through the launch gate). */
+    readonly start: (request: StartRequest) => Effect.Effect<StartedProcess, SandboxUnavailable | LaunchQueueTimeout>
     /** Kills a process tree (group, descendants, tagged processes). */
     readonly kill: (pid: number | undefined, tag: string) => Effect.Effect<void>
   }
@@ -199,6 +207,10 @@ export const signalFromSandboxExit = (exit: ExitInfo): ExitInfo => {
 
 const reportSignals = <P extends Spawned>(proc: P): P => ({ ...proc, exited: Effect.map(proc.exited, signalFromSandboxExit) })
 
+/** How long a cached one-time check is kept: for ever, unless it was given up in the launch queue. */
+const untilQueueTimeout = (exit: Exit.Exit<unknown, { readonly _tag: string }>): Duration.Duration =>
+  Exit.isFailure(exit) && Option.exists(Exit.findErrorOption(exit), (e) => e._tag === "LaunchQueueTimeout") ? Duration.zero : Duration.infinity
+
 /** Builds the host for the current session. @category constructors */
 export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Scope> = Effect.gen(function*() {
   const session = yield* Session
@@ -224,14 +236,15 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
 
   const sandbox = sandboxSettingsOrDefault(yield* SandboxConfig)
   const workspace = yield* Effect.serviceOption(Workspace)
-  const sandboxReady = yield* Effect.cached(probeSandbox(sandbox))
+  // kept once known; a check given up in the launch queue is tried again on the next command
+  const sandboxReady = yield* Effect.cachedWithTTL(probeSandbox(sandbox), untilQueueTimeout)
   // The private temp dir of sandboxed commands (their TMPDIR): made on first use, removed with the session.
   const tmpDir = path.join(os.tmpdir(), `toolwright-tmp-${session.id}`)
   yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(tmpDir, { recursive: true, force: true })))
   const ensureTmpDir = Effect.sync(() => fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 }))
   // Unconfined commands get a guard process that kills them should the server die without cleaning up.
   const hostScope = yield* Effect.scope
-  const guard = yield* Effect.cached(Scope.provide(startOrphanGuard(`${sessionTag}.`), hostScope))
+  const guard = yield* Effect.cachedWithTTL(Scope.provide(startOrphanGuard(`${sessionTag}.`), hostScope), untilQueueTimeout)
   const scopeFor = (cwd: string): SandboxScope => ({
     writable: Option.match(workspace, {
       onNone: () => [cwd],
@@ -283,7 +296,8 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   }
 
   const run = Effect.fn("ProcessHost.run")(function*(request: RunRequest) {
-    const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
+    // the one-time checks (the sandbox's, the orphan guard) may wait at the launch gate too
+    const [launched, checksWaitMs] = yield* withLaunchWaits(launch(request.command, request.cwd, request.unsandboxed))
     const tag = yield* nextTag
     const info = yield* backend
     const capture = new OutputCapture(limits, spillPathIn(request.spillDir), { budget: request.spillBudget })
@@ -316,14 +330,19 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       cols: settings.screen.cols,
       rows: settings.screen.rows
     }
-    const started = Date.now()
+    // set once the process is spawned: the timeout, the wall time and elapsedMs count from there
+    let started = Date.now()
+    let launchWaitMs = checksWaitMs
     let fallbackReason = info.reason
     let finished: CapturedOutput | undefined
     const finish = () => (finished ??= capture.finish())
 
     return yield* Effect.scoped(Effect.gen(function*() {
-      const proc = yield* Effect.acquireRelease(
+      // Waiting for a launch slot happens before the (uninterruptible) acquire: a call cancelled
+      // while queued never spawns.
+      const proc = yield* gatedLaunch("the command", (admitted) => Effect.acquireRelease(
         Effect.gen(function*() {
+          launchWaitMs += admitted.waitedMs
           if (info.backend === "pty") {
             const pty = yield* nodePty
             if (Option.isSome(pty)) {
@@ -337,14 +356,17 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
           }
           const piped = yield* spawnPiped(spec)
           return launched.confined ? reportSignals(piped) : piped
-        }).pipe(Effect.tap((proc) => Effect.sync(() => launched.guard?.watch(proc.pid)))),
+        }).pipe(Effect.tap((proc) => Effect.sync(() => {
+          started = Date.now()
+          launched.guard?.watch(proc.pid)
+        }))),
         (proc) =>
           Effect.gen(function*() {
             if (!handedOff && !proc.hasExited()) yield* kill(proc.pid, tag)
             finish()
             screen?.dispose()
           })
-      )
+      ))
 
       const snapshot: Effect.Effect<LiveOutput> = Effect.suspend(() => {
         if (capture.binary) {
@@ -418,6 +440,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
           elapsedMs: Date.now() - started,
           sandbox: launched.mode,
           sandboxScope: launched.scope,
+          ...(launchWaitMs > 0 ? { launchWaitMs } : {}),
           handoff
         } satisfies RunResult
       }
@@ -448,7 +471,8 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         ...(ansi !== undefined ? { ansi } : {}),
         elapsedMs: Date.now() - started,
         sandbox: launched.mode,
-        sandboxScope: launched.scope
+        sandboxScope: launched.scope,
+        ...(launchWaitMs > 0 ? { launchWaitMs } : {})
       } satisfies RunResult
     }))
   })
@@ -456,15 +480,16 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   const start = Effect.fn("ProcessHost.start")(function*(request: StartRequest) {
     const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
     const tag = yield* nextTag
-    const spawned = yield* spawnPiped({
-      shell: settings.shell,
-      command: request.command,
-      cwd: request.cwd,
-      env: envFor(tag, launched.mode !== "off"),
-      launcher: launched.launcher,
-      onData: request.onData,
-      stdin: "pipe"
-    })
+    const spawned = yield* gatedLaunch("the command", () =>
+      spawnPiped({
+        shell: settings.shell,
+        command: request.command,
+        cwd: request.cwd,
+        env: envFor(tag, launched.mode !== "off"),
+        launcher: launched.launcher,
+        onData: request.onData,
+        stdin: "pipe"
+      }))
     launched.guard?.watch(spawned.pid)
     return { ...(launched.confined ? reportSignals(spawned) : spawned), tag } satisfies StartedProcess
   })
