@@ -1,8 +1,10 @@
 /**
  * The `ToolSession` cluster entity's protocol: one entity per session id, whose messages are the
- * scheduler's batch call and the tool listing. Every message is volatile (never persisted, never
- * replayed by the cluster): a call that mutates is sent once, and a call re-sent after a crash goes
- * through the edit's compare-and-swap like any other call.
+ * scheduler's batch call, the answer to an approval the batch asked for, and the tool listing.
+ * Every message is volatile (never persisted, never replayed by the cluster): a call that mutates
+ * is sent once, a call re-sent after a crash goes through the edit's compare-and-swap like any other
+ * call, and an approval lives only as long as the batch that asked it (an answer is applied once,
+ * to that batch, or refused).
  *
  * @since 0.3.0
  */
@@ -10,6 +12,7 @@ import * as Schema from "effect/Schema"
 import { ClusterSchema, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { ERROR_TYPE_META } from "../serve/index.js"
+import { ApprovalRequestWire, ConfirmationOutcomeWire } from "./approval.js"
 
 /** One call as the model emitted it. @category models */
 export const WireCall = Schema.Struct({
@@ -44,11 +47,55 @@ export class SessionUnavailable extends Schema.TaggedError<SessionUnavailable>()
   readonly code = "session_unavailable"
 }
 
-/** Runs a batch of calls in the session (the scheduler's `runBatch`). @category rpcs */
+/**
+ * A call of the batch needs a person: the front asks (through its client) and sends the outcome
+ * back with {@link Answer} and this `approvalId`. The batch waits meanwhile.
+ * @category models
+ */
+export const ApprovalNeeded = Schema.TaggedStruct("ApprovalNeeded", {
+  approvalId: Schema.String,
+  request: ApprovalRequestWire
+})
+/** @category models */
+export type ApprovalNeeded = typeof ApprovalNeeded.Type
+
+/** The batch is done: its results (the last element of a batch's stream). @category models */
+export const BatchDone = Schema.TaggedStruct("BatchDone", { batch: WireBatch })
+
+/** What a batch's stream carries: approvals it needs, then its results. @category models */
+export const BatchEvent = Schema.Union([ApprovalNeeded, BatchDone])
+/** @category models */
+export type BatchEvent = typeof BatchEvent.Type
+
+/**
+ * An answer for an approval that is not pending: answered already, its batch ended (the front
+ * went away, the wait timed out, the runner stopped), or never asked in this session.
+ * @category errors
+ */
+export class ApprovalNotPending extends Schema.TaggedError<ApprovalNotPending>()("ApprovalNotPending", {
+  message: Schema.String
+}) {
+  /** The wire code. */
+  readonly code = "approval_not_pending"
+}
+
+/**
+ * Runs a batch of calls in the session (the scheduler's `runBatch`), as a stream: an
+ * {@link ApprovalNeeded} for each call that needs a person (only when `canAsk`; otherwise such a
+ * call is cancelled as unasked, as by a host that cannot ask), then one {@link BatchDone}.
+ * @category rpcs
+ */
 export const CallBatch = Rpc.make("CallBatch", {
-  payload: { calls: Schema.Array(WireCall) },
-  success: WireBatch,
-  error: SessionUnavailable
+  payload: { calls: Schema.Array(WireCall), canAsk: Schema.Boolean },
+  success: BatchEvent,
+  error: SessionUnavailable,
+  stream: true
+})
+
+/** The front's answer to an {@link ApprovalNeeded} of a batch still running. @category rpcs */
+export const Answer = Rpc.make("Answer", {
+  payload: { approvalId: Schema.String, outcome: ConfirmationOutcomeWire },
+  error: Schema.Union([ApprovalNotPending, SessionUnavailable])
 })
 
 /** The session's tool declarations as MCP `tools/list` shows them (revealed deferred tools included). @category rpcs */
@@ -63,7 +110,7 @@ export const ListTools = Rpc.make("ListTools", {
  * `default` group.
  * @category entities
  */
-export const ToolSession = Entity.make("ToolSession", [CallBatch, ListTools]).annotate(
+export const ToolSession = Entity.make("ToolSession", [CallBatch, Answer, ListTools]).annotate(
   ClusterSchema.ShardGroup,
   (entityId) => workspaceGroupOf(entityId)
 )
