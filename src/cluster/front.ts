@@ -100,11 +100,18 @@ export const make = Effect.gen(function*() {
 })
 
 /**
+ * A client-only member of the cluster whose membership is kept in the PostgreSQL at `sqlUrl`: the
+ * sharding a front (or a test talking to `ToolSession` directly) sends messages through.
+ * @category layers
+ */
+export const clientLayer = (options: { readonly sqlUrl: string }) =>
+  NodeClusterSocket.layer({ storage: "sql", clientOnly: true, shardingConfig: { runnerAddress: Option.none() } }).pipe(
+    Layer.provide(sqlLayer(options.sqlUrl))
+  )
+
+/**
  * A front over the cluster whose membership is kept in the PostgreSQL at `sqlUrl`.
  * @category layers
  */
 export const layer = (options: { readonly sqlUrl: string }): Layer.Layer<ClusterFront, unknown> =>
-  Layer.effect(ClusterFront, make).pipe(
-    Layer.provide(NodeClusterSocket.layer({ storage: "sql", clientOnly: true, shardingConfig: { runnerAddress: Option.none() } })),
-    Layer.provide(sqlLayer(options.sqlUrl))
-  )
+  Layer.effect(ClusterFront, make).pipe(Layer.provide(clientLayer(options)))
