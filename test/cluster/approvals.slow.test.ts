@@ -269,8 +269,10 @@ layer(World.layer, { timeout: 180_000, excludeTestServices: true })("approvals t
       assert.strictEqual(read(), "hello world\n")
       assert.strictEqual(result._meta?.["toolwright/cancelled"], true)
       assert.include(textOf(result), `nobody answered the approval request within ${APPROVAL_WAIT_SECONDS}s`)
-      // The session goes on without an answer pending.
-      const next = resultOf(yield* front.callBatch(session, [{ callId: callId(), name: "read_file", args: { file_path: file } }]))
-      assert.include(textOf(next), "hello world")
+      // The session goes on: the next approval is asked and answered.
+      const { approve } = yield* answering({ _tag: "proceed_once" })
+      const next = resultOf(yield* front.callBatch(session, [editCall(file, "hello", "bye")], { approve }))
+      assert.notStrictEqual(next.isError, true, textOf(next))
+      assert.strictEqual(read(), "bye world\n")
     }))
 })
