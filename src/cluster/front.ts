@@ -15,7 +15,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { ConfirmationOutcome } from "../tool/index.js"
-import { type ApprovalRequestWire, toOutcomeWire } from "./approval.js"
+import { type ApprovalRequestWire, toApprovalRequest, toOutcomeWire } from "./approval.js"
+import { cannotAsk } from "./pending.js"
 import { type ApprovalNeeded, lostBatch, SessionUnavailable, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 import { sqlLayer } from "./runner.js"
 
@@ -46,6 +47,9 @@ export class ClusterFront extends Context.Service<ClusterFront, {
   readonly listTools: (sessionId: string) => Effect.Effect<{ readonly tools: ReadonlyArray<unknown>; readonly runner: string }, SessionUnavailable>
 }>()("toolwright/cluster/ClusterFront") {}
 
+/** What a batch sent without `approve` answers, should it be asked all the same. */
+const cannotAskWire = (request: ApprovalRequestWire) => cannotAsk(toApprovalRequest(request))
+
 /** Builds the front's service from a sharding layer's entity client. @category constructors */
 export const make = Effect.gen(function*() {
   const clientFor = yield* ToolSession.client
@@ -58,7 +62,7 @@ export const make = Effect.gen(function*() {
     const approve = options?.approve
     // Each approval is asked in its own fiber (the stream goes on), ended with the batch.
     const answer = (needed: ApprovalNeeded) =>
-      approve!(needed.request).pipe(
+      (approve ?? cannotAskWire)(needed.request).pipe(
         Effect.flatMap((outcome) => client.Answer({ approvalId: needed.approvalId, outcome: toOutcomeWire(outcome) })),
         Effect.catchCause((cause) =>
           Cause.hasInterruptsOnly(cause)
