@@ -6,11 +6,12 @@
  * unchanged files); what cannot (running processes) is recorded so that the session, started again
  * on another runner, tells the model what ended.
  *
- * Approvals go back to the front that sent the batch: the batch's stream carries an
- * `ApprovalNeeded` per call that needs a person (the runner's approval mode and rules decide which),
- * and the front's `Answer` resumes the call. A front that goes away interrupts its batch (a pending
- * approval ends the call cancelled, before anything in the batch ran); a front that never answers
- * is cancelled after the approval wait.
+ * Approvals go back to the front that sent the batch: `CallBatch` returns an `ApprovalNeeded` for
+ * each call that needs a person (the runner's approval mode and rules decide which) and the
+ * front's `Answer` resumes the call and returns the next step, until `BatchDone`. A front that goes
+ * away interrupts its batch (`Abandon`, or its request interrupted; a pending approval ends the call
+ * cancelled, before anything in the batch ran); a front that never answers is cancelled after the
+ * approval wait.
  *
  * @since 0.3.0
  */
@@ -19,12 +20,10 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
-import * as Stream from "effect/Stream"
 import { Entity, type Sharding } from "effect/cluster"
 import { ToolRegistry, wrapSystemReminder } from "../registry/index.js"
 import { Scheduler, SessionLayer } from "../run/index.js"
@@ -34,16 +33,8 @@ import { toMcp } from "../tool/index.js"
 import { Workspace } from "../session/index.js"
 import { clusterDir, readInflight, type RunningShell, readMarker, writeInflight, writeMarker } from "./marker.js"
 import { fromOutcomeWire } from "./approval.js"
-import { type BatchAsk, BatchApprover, cannotAsk, DEFAULT_APPROVAL_WAIT, makePendingApprovals, routingApprover } from "./pending.js"
-import {
-  type BatchEvent,
-  lostBatch,
-  SessionUnavailable,
-  storeNameOf,
-  ToolSession,
-  type WireBatch,
-  type WireCall
-} from "./protocol.js"
+import { type BatchAsk, BatchApprover, DEFAULT_APPROVAL_WAIT, makeBatches, routingApprover } from "./pending.js"
+import { lostBatch, SessionUnavailable, storeNameOf, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 
 /** How a runner builds the sessions it hosts. @category models */
 export interface RunnerSessionOptions extends Omit<SessionLayer.SessionOptions, "sessionId" | "resume"> {
@@ -96,8 +87,9 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
         }`
         const unavailable = new SessionUnavailable({ message })
         return ToolSession.of({
-          CallBatch: () => Stream.fail(unavailable),
+          CallBatch: () => Effect.fail(unavailable),
           Answer: () => Effect.fail(unavailable),
+          Abandon: () => Effect.fail(unavailable),
           ListTools: () => Effect.fail(unavailable)
         })
       }
@@ -120,7 +112,7 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
         journalLock.withPermits(1)(
           Effect.flatMap(Ref.updateAndGet(inflight, change), (ids) => writeInflight(journal, address.entityId, ids))
         )
-      const approvals = yield* makePendingApprovals(address.entityId, options.approvalWait ?? DEFAULT_APPROVAL_WAIT)
+      const batches = yield* makeBatches(address.entityId, options.approvalWait ?? DEFAULT_APPROVAL_WAIT, scope)
       const notice = yield* Ref.make(
         previous !== undefined && previous.runner !== runner && previous.shells.length > 0
           ? movedNotice(previous.runner, runner, previous.shells)
@@ -174,32 +166,27 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
         }
         return { results, runner } satisfies WireBatch
       })
-      // The batch runs in the stream's scope: a front that goes away (interrupt, closed connection)
-      // interrupts it, and with it any approval it waits for.
-      const CallBatch = (request: {
+      // A batch runs in its own fiber (see `pending.ts`): CallBatch returns its first step, Answer the next.
+      const CallBatch = Effect.fn("ToolSession.CallBatch")(function*(request: {
         readonly requestId: bigint | string
         readonly payload: { readonly calls: ReadonlyArray<WireCall>; readonly canAsk: boolean }
-      }) =>
-        Stream.callback<BatchEvent, never, Sharding.Sharding>((queue) =>
-          Effect.gen(function*() {
-            const ask = request.payload.canAsk
-              ? approvals.asker((approvalId, approval) => Queue.offer(queue, { _tag: "ApprovalNeeded", approvalId, request: approval }))
-              : cannotAsk
-            const batch = yield* runBatch(String(request.requestId), request.payload.calls, ask)
-            yield* Queue.offer(queue, { _tag: "BatchDone", batch })
-            yield* Queue.end(queue)
-          })
-        )
+      }) {
+        const { calls, canAsk } = request.payload
+        return yield* batches.start((ask) => runBatch(String(request.requestId), calls, ask), canAsk)
+      })
       const Answer = Effect.fn("ToolSession.Answer")(function*(request: {
         readonly payload: { readonly approvalId: string; readonly outcome: Parameters<typeof fromOutcomeWire>[0] }
       }) {
-        yield* approvals.answer(request.payload.approvalId, fromOutcomeWire(request.payload.outcome))
+        return yield* batches.answer(request.payload.approvalId, fromOutcomeWire(request.payload.outcome))
+      })
+      const Abandon = Effect.fn("ToolSession.Abandon")(function*(request: { readonly payload: { readonly approvalId: string } }) {
+        yield* batches.abandon(request.payload.approvalId)
       })
       const ListTools = Effect.fn("ToolSession.ListTools")(function*() {
         const list = yield* registry.declarations
         return { tools: list.map(toMcp) as ReadonlyArray<unknown>, runner }
       })
-      return ToolSession.of({ CallBatch, Answer, ListTools })
+      return ToolSession.of({ CallBatch, Answer, Abandon, ListTools })
     }),
     // An answer must reach the entity while the batch that asked waits: messages run concurrently.
     { maxIdleTime: options.maxIdleTime ?? DEFAULT_SESSION_IDLE, concurrency: "unbounded" }

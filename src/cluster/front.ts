@@ -10,14 +10,14 @@
 import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
 import type { ConfirmationOutcome } from "../tool/index.js"
 import { type ApprovalRequestWire, toApprovalRequest, toOutcomeWire } from "./approval.js"
-import { cannotAsk } from "./pending.js"
-import { type ApprovalNeeded, lostBatch, SessionUnavailable, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
+import { cannotAsk, unanswered } from "./pending.js"
+import { type BatchStep, lostBatch, SessionUnavailable, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 import { sqlLayer } from "./runner.js"
 
 /** How a door answers the approvals of one batch. @category models */
@@ -36,7 +36,8 @@ export class ClusterFront extends Context.Service<ClusterFront, {
    * Runs a batch in the session's entity. When the runner stops while the batch runs (or cannot
    * be reached), every call of the batch comes back as a `session_runner_lost` failure: whether it
    * took effect is unknown, and the message is never re-sent by the front. Interrupting it
-   * interrupts the batch on its runner (a pending approval ends its call cancelled).
+   * interrupts the batch on its runner (a pending approval ends its call cancelled, and nothing
+   * more of the batch runs).
    */
   readonly callBatch: (
     sessionId: string,
@@ -46,6 +47,9 @@ export class ClusterFront extends Context.Service<ClusterFront, {
   /** The session's tool declarations (MCP `tools/list` entries). */
   readonly listTools: (sessionId: string) => Effect.Effect<{ readonly tools: ReadonlyArray<unknown>; readonly runner: string }, SessionUnavailable>
 }>()("toolwright/cluster/ClusterFront") {}
+
+/** How long a front that goes away tries to tell the runner. */
+const ABANDON_TIMEOUT = Duration.seconds(5)
 
 /** What a batch sent without `approve` answers, should it be asked all the same. */
 const cannotAskWire = (request: ApprovalRequestWire) => cannotAsk(toApprovalRequest(request))
@@ -59,28 +63,22 @@ export const make = Effect.gen(function*() {
     options?: CallBatchOptions
   ) {
     const client = clientFor(sessionId)
-    const approve = options?.approve
-    // Each approval is asked in its own fiber (the stream goes on), ended with the batch.
-    const answer = (needed: ApprovalNeeded) =>
-      (approve ?? cannotAskWire)(needed.request).pipe(
-        Effect.flatMap((outcome) => client.Answer({ approvalId: needed.approvalId, outcome: toOutcomeWire(outcome) })),
-        Effect.catchCause((cause) =>
-          Cause.hasInterruptsOnly(cause)
-            ? Effect.void
-            : Effect.logWarning(`toolwright: the answer to approval ${needed.approvalId} of session "${sessionId}" was not applied: ${Cause.pretty(cause).split("\n")[0]}`)
-        ),
-        Effect.forkScoped
+    const approve = options?.approve ?? cannotAskWire
+    // Each step of the batch: an approval is asked (at most as long as the batch waits for it) and
+    // answered, which returns the next step. A front interrupted meanwhile abandons the batch.
+    const follow = (step: BatchStep): Effect.Effect<WireBatch, unknown> => {
+      if (step._tag === "BatchDone") return Effect.succeed(step.batch)
+      const { approvalId } = step
+      const wait = Duration.millis(step.waitMs)
+      return approve(step.request).pipe(
+        Effect.timeoutOption(wait),
+        Effect.map(Option.getOrElse(() => unanswered(wait))),
+        Effect.onInterrupt(() => Effect.ignore(client.Abandon({ approvalId }).pipe(Effect.timeout(ABANDON_TIMEOUT)))),
+        Effect.flatMap((outcome) => client.Answer({ approvalId, outcome: toOutcomeWire(outcome) })),
+        Effect.flatMap(follow)
       )
-    const done = client.CallBatch({ calls, canAsk: approve !== undefined }).pipe(
-      Stream.mapEffect((event) => event._tag === "ApprovalNeeded" ? Effect.as(answer(event), undefined) : Effect.succeed(event.batch)),
-      Stream.filter((batch): batch is WireBatch => batch !== undefined),
-      Stream.runLast,
-      Effect.flatMap(Option.match({
-        onNone: () => Effect.die(new Error("the batch's stream ended without its results")),
-        onSome: Effect.succeed
-      })),
-      Effect.scoped
-    )
+    }
+    const done = client.CallBatch({ calls, canAsk: options?.approve !== undefined }).pipe(Effect.flatMap(follow))
     return yield* done.pipe(
       Effect.catchCause((cause) => {
         const unavailable = Cause.findErrorOption(cause).pipe(Option.filter((e) => e instanceof SessionUnavailable))

@@ -19,11 +19,12 @@ export * as Runner from "./runner.js"
 export * as SessionEntity from "./entity.js"
 export { CANNOT_ASK_REASON, DEFAULT_APPROVAL_WAIT } from "./pending.js"
 export {
+  Abandon,
   Answer,
   ApprovalNeeded,
   ApprovalNotPending,
   BatchDone,
-  BatchEvent,
+  BatchStep,
   CallBatch,
   ListTools,
   SessionRunnerLost,

@@ -49,27 +49,29 @@ export class SessionUnavailable extends Schema.TaggedError<SessionUnavailable>()
 
 /**
  * A call of the batch needs a person: the front asks (through its client) and sends the outcome
- * back with {@link Answer} and this `approvalId`. The batch waits meanwhile.
+ * with {@link Answer} and this `approvalId`, or {@link Abandon} when it cannot. The batch waits
+ * meanwhile, at most `waitMs` (then the call is cancelled).
  * @category models
  */
 export const ApprovalNeeded = Schema.TaggedStruct("ApprovalNeeded", {
   approvalId: Schema.String,
-  request: ApprovalRequestWire
+  request: ApprovalRequestWire,
+  waitMs: Schema.Number
 })
 /** @category models */
 export type ApprovalNeeded = typeof ApprovalNeeded.Type
 
-/** The batch is done: its results (the last element of a batch's stream). @category models */
+/** The batch is done: its results. @category models */
 export const BatchDone = Schema.TaggedStruct("BatchDone", { batch: WireBatch })
 
-/** What a batch's stream carries: approvals it needs, then its results. @category models */
-export const BatchEvent = Schema.Union([ApprovalNeeded, BatchDone])
+/** A batch's next step: an approval it needs, or its results. @category models */
+export const BatchStep = Schema.Union([ApprovalNeeded, BatchDone])
 /** @category models */
-export type BatchEvent = typeof BatchEvent.Type
+export type BatchStep = typeof BatchStep.Type
 
 /**
  * An answer for an approval that is not pending: answered already, its batch ended (the front
- * went away, the wait timed out, the runner stopped), or never asked in this session.
+ * went away, the runner stopped), or never asked in this session.
  * @category errors
  */
 export class ApprovalNotPending extends Schema.TaggedError<ApprovalNotPending>()("ApprovalNotPending", {
@@ -80,21 +82,32 @@ export class ApprovalNotPending extends Schema.TaggedError<ApprovalNotPending>()
 }
 
 /**
- * Runs a batch of calls in the session (the scheduler's `runBatch`), as a stream: an
- * {@link ApprovalNeeded} for each call that needs a person (only when `canAsk`; otherwise such a
- * call is cancelled as unasked, as by a host that cannot ask), then one {@link BatchDone}.
+ * Runs a batch of calls in the session (the scheduler's `runBatch`) and returns its first step:
+ * {@link BatchDone}, or an {@link ApprovalNeeded} for the first call that needs a person (only
+ * when `canAsk`; otherwise such a call is cancelled as unasked, as by a host that cannot ask).
  * @category rpcs
  */
 export const CallBatch = Rpc.make("CallBatch", {
   payload: { calls: Schema.Array(WireCall), canAsk: Schema.Boolean },
-  success: BatchEvent,
-  error: SessionUnavailable,
-  stream: true
+  success: BatchStep,
+  error: SessionUnavailable
 })
 
-/** The front's answer to an {@link ApprovalNeeded} of a batch still running. @category rpcs */
+/**
+ * The front's answer to an {@link ApprovalNeeded}; returns the batch's next step. An approval
+ * whose wait ran out is not changed by a late answer (its call was cancelled), which still gets
+ * the next step.
+ * @category rpcs
+ */
 export const Answer = Rpc.make("Answer", {
   payload: { approvalId: Schema.String, outcome: ConfirmationOutcomeWire },
+  success: BatchStep,
+  error: Schema.Union([ApprovalNotPending, SessionUnavailable])
+})
+
+/** The front will not answer (it went away): the batch that asked is interrupted, nothing more of it runs. @category rpcs */
+export const Abandon = Rpc.make("Abandon", {
+  payload: { approvalId: Schema.String },
   error: Schema.Union([ApprovalNotPending, SessionUnavailable])
 })
 
@@ -110,7 +123,7 @@ export const ListTools = Rpc.make("ListTools", {
  * `default` group.
  * @category entities
  */
-export const ToolSession = Entity.make("ToolSession", [CallBatch, Answer, ListTools]).annotate(
+export const ToolSession = Entity.make("ToolSession", [CallBatch, Answer, Abandon, ListTools]).annotate(
   ClusterSchema.ShardGroup,
   (entityId) => workspaceGroupOf(entityId)
 )

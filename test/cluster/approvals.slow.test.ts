@@ -10,7 +10,7 @@ import { assert, layer } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Context, Deferred, Effect, Fiber, Layer, Option, Queue, Ref } from "effect"
+import { Context, Deferred, Effect, Fiber, Layer, Option, Ref } from "effect"
 import {
   type ApprovalRequestWire,
   ClusterFront,
@@ -215,19 +215,20 @@ layer(World.layer, { timeout: 180_000, excludeTestServices: true })("approvals t
       assert.strictEqual((unknown as { code?: string }).code, "approval_not_pending")
       assert.include(unknown.message, "The answer was not applied")
 
-      const events = yield* client.CallBatch({ calls: [editCall(file, "hello", "bye")], canAsk: true }, { asQueue: true })
-      const first = yield* Queue.take(events)
+      const first = yield* client.CallBatch({ calls: [editCall(file, "hello", "bye")], canAsk: true })
       assert.strictEqual(first._tag, "ApprovalNeeded")
       const approvalId = (first as { approvalId: string }).approvalId
-      yield* client.Answer({ approvalId, outcome: { _tag: "cancel", reason: "first answer wins" } })
+      assert.strictEqual((first as { waitMs: number }).waitMs, APPROVAL_WAIT_SECONDS * 1000)
+      const done = yield* client.Answer({ approvalId, outcome: { _tag: "cancel", reason: "first answer wins" } })
+      assert.strictEqual(done._tag, "BatchDone")
       const again = yield* Effect.flip(client.Answer({ approvalId, outcome: { _tag: "proceed_once" } }))
       assert.strictEqual(again._tag, "ApprovalNotPending")
-      const done = yield* Queue.take(events)
-      assert.strictEqual(done._tag, "BatchDone")
+      const abandoned = yield* Effect.flip(client.Abandon({ approvalId }))
+      assert.strictEqual(abandoned._tag, "ApprovalNotPending")
       const batch = (done as { batch: WireBatch }).batch
       assert.include(textOf(resultOf(batch)), "first answer wins")
       assert.strictEqual(read(), "hello world\n")
-    }).pipe(Effect.scoped))
+    }))
 
   it.effect("two concurrent batches of one session each get their own approval", () =>
     Effect.gen(function*() {
