@@ -17,7 +17,7 @@ export { type CallBatchOptions, ClusterFront } from "./front.js"
 export * as Front from "./front.js"
 export * as Runner from "./runner.js"
 export * as SessionEntity from "./entity.js"
-export { CANNOT_ASK_REASON, DEFAULT_APPROVAL_WAIT } from "./pending.js"
+export { CANNOT_ASK_REASON, DEFAULT_APPROVAL_WAIT, DEFAULT_APPROVAL_WAIT_MS } from "./pending.js"
 export {
   Abandon,
   Answer,

@@ -30,8 +30,11 @@ import type { ConfirmationOutcome } from "../tool/index.js"
 import { toApprovalRequestWire } from "./approval.js"
 import { ApprovalNotPending, type BatchStep, type WireBatch } from "./protocol.js"
 
+/** How long a batch waits for the front's answer by default, in milliseconds. @category constants */
+export const DEFAULT_APPROVAL_WAIT_MS = 300_000
+
 /** How long a batch waits for the front's answer by default. @category constants */
-export const DEFAULT_APPROVAL_WAIT = Duration.minutes(5)
+export const DEFAULT_APPROVAL_WAIT = Duration.millis(DEFAULT_APPROVAL_WAIT_MS)
 
 /** Why a call is cancelled when the batch's front cannot ask (the reason the serve door gives). @category constants */
 export const CANNOT_ASK_REASON = "the host cannot ask for approval"
