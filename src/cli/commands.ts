@@ -308,8 +308,12 @@ const runner = Command.make("runner", {
     Flag.atLeast(0)
   ),
   approval: Flag.Literals("approval", ["plan", "default", "auto-edit", "yolo"]).pipe(
-    Flag.withDescription("Approval mode of the sessions (default yolo, like serve): approvals are not routed through the cluster yet, so a call that needs one is refused."),
+    Flag.withDescription("Approval mode of the sessions (default yolo, like serve). A call that needs approval is asked through the front that sent it; a front that cannot ask gets it cancelled."),
     Flag.withDefault("yolo")
+  ),
+  "approval-wait-seconds": Flag.Int("approval-wait-seconds").pipe(
+    Flag.withDescription("Seconds a call waits for the front's answer to its approval before it is cancelled (default 300)."),
+    Flag.withDefault(300)
   ),
   "idle-minutes": Flag.Int("idle-minutes").pipe(
     Flag.withDescription("Minutes a session without messages and without running background shells stays resident (default 10)."),
@@ -330,7 +334,8 @@ const runner = Command.make("runner", {
     port: flags.port,
     listenHost: Option.getOrUndefined(flags["listen-host"]),
     groups: flags.group,
-    maxIdleTime: `${flags["idle-minutes"]} minutes`
+    maxIdleTime: `${flags["idle-minutes"]} minutes`,
+    approvalWait: `${flags["approval-wait-seconds"]} seconds`
   })
 }, catchSessionProblems, Effect.provideService(Logger.LogToStderr, true))).pipe(
   Command.withDescription("Run a cluster runner: it hosts sessions (ToolSession entities) for the fronts of a cluster sharing one PostgreSQL.")

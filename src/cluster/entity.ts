@@ -1,9 +1,17 @@
 /**
  * The `ToolSession` entity's behaviour on a runner: the first message for a session id builds a
  * whole session (the same `SessionLayer` a stdio server builds) in the entity's scope, and every
- * later message of that id runs on it. What must outlive the runner goes through the session store
- * (read evidence, restored only for unchanged files); what cannot (running processes) is recorded
- * so that the session, started again on another runner, tells the model what ended.
+ * later message of that id runs on it, concurrently (like the calls of one MCP connection). What
+ * must outlive the runner goes through the session store (read evidence, restored only for
+ * unchanged files); what cannot (running processes) is recorded so that the session, started again
+ * on another runner, tells the model what ended.
+ *
+ * Approvals go back to the front that sent the batch: `CallBatch` returns an `ApprovalNeeded` for
+ * each call that needs a person (the runner's approval mode and rules decide which) and the
+ * front's `Answer` resumes the call and returns the next step, until `BatchDone`. A front that goes
+ * away interrupts its batch (`Abandon`, or its request interrupted; a pending approval ends the call
+ * cancelled, before anything in the batch ran); a front that never answers is cancelled after the
+ * approval wait.
  *
  * @since 0.3.0
  */
@@ -15,15 +23,18 @@ import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
 import { Entity, type Sharding } from "effect/cluster"
 import { ToolRegistry, wrapSystemReminder } from "../registry/index.js"
-import { Approver, Scheduler, SessionLayer } from "../run/index.js"
+import { Scheduler, SessionLayer } from "../run/index.js"
 import { announcementOf, readOutputPage, toCallToolResult, withOutputLinks } from "../serve/index.js"
 import { OutputStore } from "../output/index.js"
 import { BackgroundShells } from "../shell/index.js"
 import { toMcp } from "../tool/index.js"
 import { Workspace } from "../session/index.js"
 import { clusterDir, readInflight, type RunningShell, readMarker, writeInflight, writeMarker } from "./marker.js"
+import { fromOutcomeWire } from "./approval.js"
+import { type BatchAsk, BatchApprover, DEFAULT_APPROVAL_WAIT, makeBatches, routingApprover } from "./pending.js"
 import { lostBatch, OutputUnreadable, SessionUnavailable, storeNameOf, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 
 /** How a runner builds the sessions it hosts. @category models */
@@ -35,6 +46,11 @@ export interface RunnerSessionOptions extends Omit<SessionLayer.SessionOptions, 
   readonly maxIdleTime?: Duration.Input | undefined
   /** How often a resident session checks its background shells (default 2 s). */
   readonly shellCheckInterval?: Duration.Input | undefined
+  /**
+   * How long a call waits for the front's answer to its approval (default 5 minutes); then it is
+   * cancelled as unasked.
+   */
+  readonly approvalWait?: Duration.Input | undefined
 }
 
 /** Default idle time of a session entity without running shells. @category constants */
@@ -60,18 +76,24 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
       const address = yield* Entity.CurrentAddress
       const runner = runnerName(yield* Entity.CurrentRunnerAddress)
       const scope = yield* Scope.Scope
+      // The session's approver asks the front of the batch that needs it (see `pending.ts`); the
+      // runner's approval mode (default yolo, like `serve`) and rules decide which calls need one.
       const sessionLayer = SessionLayer.layer({ ...options, sessionId: storeNameOf(address.entityId) }).pipe(
-        // Approvals are not routed to the front yet: a call that needs one is refused, and the
-        // runner's approval mode (default yolo, like `serve`) decides what needs one.
-        Layer.provide(Approver.layerFixed({ _tag: "cancel", reason: "approvals are not routed through the cluster", unasked: true }))
+        Layer.provide(routingApprover)
       )
       const built = yield* Effect.exit(Layer.buildWithScope(sessionLayer, scope))
       if (Exit.isFailure(built)) {
         const message = `The session "${address.entityId}" could not start on runner ${runner}: ${
           built.cause.reasons.map((r) => r._tag === "Fail" ? (r.error as { message?: string }).message : String(r)).join("; ")
         }`
-        const unavailable = Effect.fail(new SessionUnavailable({ message }))
-        return ToolSession.of({ CallBatch: () => unavailable, ListTools: () => unavailable, ReadOutput: () => unavailable })
+        const unavailable = new SessionUnavailable({ message })
+        return ToolSession.of({
+          CallBatch: () => Effect.fail(unavailable),
+          Answer: () => Effect.fail(unavailable),
+          Abandon: () => Effect.fail(unavailable),
+          ListTools: () => Effect.fail(unavailable),
+          ReadOutput: () => Effect.fail(unavailable)
+        })
       }
       const context = built.value
       const scheduler = Context.get(context, Scheduler)
@@ -82,10 +104,18 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
 
       // What the last runner of this session left behind: shells that ended with it.
       const previous = yield* readMarker(stateDir, address.entityId)
-      // The batch the last runner was running when it went away: the cluster re-sends a volatile
+      // The batches the last runner was running when it went away: the cluster re-sends a volatile
       // message whose runner vanished, and such a replay must not run a second time.
       const unfinished = yield* readInflight(stateDir, address.entityId)
       const journal = yield* clusterDir(stateDir).pipe(Effect.orDie)
+      // The batches running here (batches of a session run concurrently), recorded one write at a time.
+      const inflight = yield* Ref.make<ReadonlySet<string>>(new Set())
+      const journalLock = yield* Semaphore.make(1)
+      const record = (change: (ids: ReadonlySet<string>) => ReadonlySet<string>) =>
+        journalLock.withPermits(1)(
+          Effect.flatMap(Ref.updateAndGet(inflight, change), (ids) => writeInflight(journal, address.entityId, ids))
+        )
+      const batches = yield* makeBatches(address.entityId, options.approvalWait ?? DEFAULT_APPROVAL_WAIT, scope)
       const notice = yield* Ref.make(
         previous !== undefined && previous.runner !== runner && previous.shells.length > 0
           ? movedNotice(previous.runner, runner, previous.shells)
@@ -113,25 +143,24 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
         Effect.forkIn(scope)
       )
 
-      const CallBatch = Effect.fn("ToolSession.CallBatch")(function*(request: {
-        readonly requestId: bigint | string
-        readonly payload: { readonly calls: ReadonlyArray<WireCall> }
-      }) {
-        const { payload } = request
-        const requestId = String(request.requestId)
-        if (requestId === unfinished) {
+      const runBatch = Effect.fn("ToolSession.CallBatch")(function*(
+        requestId: string,
+        calls: ReadonlyArray<WireCall>,
+        ask: BatchAsk
+      ) {
+        if (unfinished.has(requestId)) {
           const why = "stopped while this call ran, and the cluster delivered it again to runner " + runner
-          return { results: lostBatch(address.entityId, payload.calls, why), runner } satisfies WireBatch
+          return { results: lostBatch(address.entityId, calls, why), runner } satisfies WireBatch
         }
         // Recorded before the batch runs and cleared only when it completes: interrupted or killed, it stays.
-        yield* writeInflight(journal, address.entityId, requestId)
-        const batch = yield* scheduler.runBatch(payload.calls)
-        yield* writeInflight(journal, address.entityId, undefined)
+        yield* record((ids) => new Set([...ids, requestId]))
+        const batch = yield* scheduler.runBatch(calls).pipe(Effect.provideService(BatchApprover, ask))
+        yield* record((ids) => new Set([...ids].filter((id) => id !== requestId)))
         yield* syncShells
         // A cut result links to its saved output (a `resource_link` the front serves through ReadOutput).
         const results = yield* Effect.forEach(batch.results, (result, i) =>
           Effect.map(withOutputLinks(outputs, result, toCallToolResult(result)), (linked) => ({
-            callId: payload.calls[i]?.callId ?? result.callId,
+            callId: calls[i]?.callId ?? result.callId,
             result: linked.result as unknown
           })))
         const told = yield* Ref.getAndSet(notice, undefined)
@@ -141,6 +170,22 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
           results[results.length - 1] = { ...last, result: { ...mcp, content: [...mcp.content, { type: "text", text: told }] } }
         }
         return { results, runner } satisfies WireBatch
+      })
+      // A batch runs in its own fiber (see `pending.ts`): CallBatch returns its first step, Answer the next.
+      const CallBatch = Effect.fn("ToolSession.CallBatch")(function*(request: {
+        readonly requestId: bigint | string
+        readonly payload: { readonly calls: ReadonlyArray<WireCall>; readonly canAsk: boolean }
+      }) {
+        const { calls, canAsk } = request.payload
+        return yield* batches.start((ask) => runBatch(String(request.requestId), calls, ask), canAsk)
+      })
+      const Answer = Effect.fn("ToolSession.Answer")(function*(request: {
+        readonly payload: { readonly approvalId: string; readonly outcome: Parameters<typeof fromOutcomeWire>[0] }
+      }) {
+        return yield* batches.answer(request.payload.approvalId, fromOutcomeWire(request.payload.outcome))
+      })
+      const Abandon = Effect.fn("ToolSession.Abandon")(function*(request: { readonly payload: { readonly approvalId: string } }) {
+        yield* batches.abandon(request.payload.approvalId)
       })
       const ListTools = Effect.fn("ToolSession.ListTools")(function*() {
         const list = yield* registry.declarations
@@ -152,7 +197,8 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
           Effect.mapError((e) => new OutputUnreadable({ errorCode: e.code, message: e.message }))
         )
       })
-      return ToolSession.of({ CallBatch, ListTools, ReadOutput })
+      return ToolSession.of({ CallBatch, Answer, Abandon, ListTools, ReadOutput })
     }),
-    { maxIdleTime: options.maxIdleTime ?? DEFAULT_SESSION_IDLE }
+    // An answer must reach the entity while the batch that asked waits: messages run concurrently.
+    { maxIdleTime: options.maxIdleTime ?? DEFAULT_SESSION_IDLE, concurrency: "unbounded" }
   )

@@ -5,11 +5,26 @@
  *
  * @since 0.3.0
  */
-export { ClusterFront } from "./front.js"
+export {
+  ApprovalRequestWire,
+  ConfirmationOutcomeWire,
+  fromOutcomeWire,
+  toApprovalRequest,
+  toApprovalRequestWire,
+  toOutcomeWire
+} from "./approval.js"
+export { type CallBatchOptions, ClusterFront } from "./front.js"
 export * as Front from "./front.js"
 export * as Runner from "./runner.js"
 export * as SessionEntity from "./entity.js"
+export { CANNOT_ASK_REASON, DEFAULT_APPROVAL_WAIT, DEFAULT_APPROVAL_WAIT_MS } from "./pending.js"
 export {
+  Abandon,
+  Answer,
+  ApprovalNeeded,
+  ApprovalNotPending,
+  BatchDone,
+  BatchStep,
   CallBatch,
   ListTools,
   OutputUnreadable,

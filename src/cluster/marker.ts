@@ -52,30 +52,31 @@ export const writeMarker = (stateDir: string, sessionId: string, marker: RunnerM
 const inflightPath = (dir: string, sessionId: string) => path.join(dir, `${encodeURIComponent(sessionId)}.inflight`)
 
 /**
- * The request id of the batch the session was running when its runner went away (written before a
- * batch runs, removed when it completes), if any. A batch that arrives again with that id is a
- * replay of a message that may already have taken effect.
+ * The request ids of the batches the session was running when its runner went away (one per
+ * line; written before a batch runs, rewritten when one completes), if any. A batch that arrives
+ * again with one of those ids is a replay of a message that may already have taken effect.
  * @category accessors
  */
-export const readInflight = (stateDir: string, sessionId: string): Effect.Effect<string | undefined> =>
+export const readInflight = (stateDir: string, sessionId: string): Effect.Effect<ReadonlySet<string>> =>
   Effect.gen(function*() {
     const dir = yield* ensureStateSubdir(stateDir, "cluster")
-    return yield* ifExists(readText(inflightPath(dir, sessionId)))
+    const text = yield* ifExists(readText(inflightPath(dir, sessionId)))
+    return new Set((text ?? "").split("\n").filter((id) => id.length > 0))
   }).pipe(
-    Effect.catch((e) => Effect.as(Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" is unreadable: ${e.message}`), undefined))
+    Effect.catch((e) => Effect.as(Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" is unreadable: ${e.message}`), new Set<string>()))
   )
 
 /**
- * Records (`requestId`) or clears (`undefined`) the batch in flight, in the state dir's `cluster`
- * subdirectory (`clusterDir`). Not fsynced: it must survive
- * the runner process, which the page cache does; a machine crash may lose it.
+ * Records the batches in flight (`requestIds`; none removes the record), in the state dir's
+ * `cluster` subdirectory (`clusterDir`). Not fsynced: it must survive the runner process, which
+ * the page cache does; a machine crash may lose it.
  * @category accessors
  */
-export const writeInflight = (clusterDir: string, sessionId: string, requestId: string | undefined): Effect.Effect<void> =>
+export const writeInflight = (clusterDir: string, sessionId: string, requestIds: ReadonlySet<string>): Effect.Effect<void> =>
   Effect.gen(function*() {
     const file = inflightPath(clusterDir, sessionId)
-    if (requestId === undefined) yield* remove(file)
-    else yield* writeFile(file, requestId, { mode: 0o600 })
+    if (requestIds.size === 0) yield* remove(file)
+    else yield* writeFile(file, [...requestIds].join("\n"), { mode: 0o600 })
   }).pipe(
     Effect.catch((e) => Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" was not written: ${e.message}`))
   )

@@ -1,8 +1,10 @@
 /**
  * The `ToolSession` cluster entity's protocol: one entity per session id, whose messages are the
- * scheduler's batch call and the tool listing. Every message is volatile (never persisted, never
- * replayed by the cluster): a call that mutates is sent once, and a call re-sent after a crash goes
- * through the edit's compare-and-swap like any other call.
+ * scheduler's batch call, the answer to an approval the batch asked for, and the tool listing.
+ * Every message is volatile (never persisted, never replayed by the cluster): a call that mutates
+ * is sent once, a call re-sent after a crash goes through the edit's compare-and-swap like any other
+ * call, and an approval lives only as long as the batch that asked it (an answer is applied once,
+ * to that batch, or refused).
  *
  * @since 0.3.0
  */
@@ -10,6 +12,7 @@ import * as Schema from "effect/Schema"
 import { ClusterSchema, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { ERROR_TYPE_META } from "../serve/index.js"
+import { ApprovalRequestWire, ConfirmationOutcomeWire } from "./approval.js"
 
 /** One call as the model emitted it. @category models */
 export const WireCall = Schema.Struct({
@@ -44,11 +47,68 @@ export class SessionUnavailable extends Schema.TaggedError<SessionUnavailable>()
   readonly code = "session_unavailable"
 }
 
-/** Runs a batch of calls in the session (the scheduler's `runBatch`). @category rpcs */
+/**
+ * A call of the batch needs a person: the front asks (through its client) and sends the outcome
+ * with {@link Answer} and this `approvalId`, or {@link Abandon} when it cannot. The batch waits
+ * meanwhile, at most `waitMs` (then the call is cancelled).
+ * @category models
+ */
+export const ApprovalNeeded = Schema.TaggedStruct("ApprovalNeeded", {
+  approvalId: Schema.String,
+  request: ApprovalRequestWire,
+  waitMs: Schema.Number
+})
+/** @category models */
+export type ApprovalNeeded = typeof ApprovalNeeded.Type
+
+/** The batch is done: its results. @category models */
+export const BatchDone = Schema.TaggedStruct("BatchDone", { batch: WireBatch })
+
+/** A batch's next step: an approval it needs, or its results. @category models */
+export const BatchStep = Schema.Union([ApprovalNeeded, BatchDone])
+/** @category models */
+export type BatchStep = typeof BatchStep.Type
+
+/**
+ * An answer for an approval that is not pending: answered already, its batch ended (the front
+ * went away, the runner stopped), or never asked in this session.
+ * @category errors
+ */
+export class ApprovalNotPending extends Schema.TaggedError<ApprovalNotPending>()("ApprovalNotPending", {
+  message: Schema.String
+}) {
+  /** The wire code. */
+  readonly code = "approval_not_pending"
+}
+
+/**
+ * Runs a batch of calls in the session (the scheduler's `runBatch`) and returns its first step:
+ * {@link BatchDone}, or an {@link ApprovalNeeded} for the first call that needs a person (only
+ * when `canAsk`; otherwise such a call is cancelled as unasked, as by a host that cannot ask).
+ * @category rpcs
+ */
 export const CallBatch = Rpc.make("CallBatch", {
-  payload: { calls: Schema.Array(WireCall) },
-  success: WireBatch,
+  payload: { calls: Schema.Array(WireCall), canAsk: Schema.Boolean },
+  success: BatchStep,
   error: SessionUnavailable
+})
+
+/**
+ * The front's answer to an {@link ApprovalNeeded}; returns the batch's next step. An approval
+ * whose wait ran out is not changed by a late answer (its call was cancelled), which still gets
+ * the next step.
+ * @category rpcs
+ */
+export const Answer = Rpc.make("Answer", {
+  payload: { approvalId: Schema.String, outcome: ConfirmationOutcomeWire },
+  success: BatchStep,
+  error: Schema.Union([ApprovalNotPending, SessionUnavailable])
+})
+
+/** The front will not answer (it went away): the batch that asked is interrupted, nothing more of it runs. @category rpcs */
+export const Abandon = Rpc.make("Abandon", {
+  payload: { approvalId: Schema.String },
+  error: Schema.Union([ApprovalNotPending, SessionUnavailable])
 })
 
 /**
@@ -86,7 +146,7 @@ export const ReadOutput = Rpc.make("ReadOutput", {
  * `default` group.
  * @category entities
  */
-export const ToolSession = Entity.make("ToolSession", [CallBatch, ListTools, ReadOutput]).annotate(
+export const ToolSession = Entity.make("ToolSession", [CallBatch, Answer, Abandon, ListTools, ReadOutput]).annotate(
   ClusterSchema.ShardGroup,
   (entityId) => workspaceGroupOf(entityId)
 )

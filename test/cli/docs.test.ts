@@ -24,6 +24,7 @@ import { ROOTS_TIMEOUT_MS } from "../../src/serve/httpRoots.js"
 import { PARENT_POLL_MS } from "../../src/serve/parentWatch.js"
 import { MAX_AMENDABLE_CHARS } from "../../src/serve/elicitation.js"
 import { AMENDMENT_DIFF_MAX_CHARS } from "../../src/run/amendment.js"
+import { DEFAULT_APPROVAL_WAIT_MS } from "../../src/cluster/pending.js"
 import { TOOL_ERROR_CODES } from "../../src/tool/errors.js"
 import * as OutputConstants from "../../src/output/constants.js"
 import { MIN_PREVIEW_CHARS } from "../../src/output/pipeline.js"
@@ -146,7 +147,8 @@ describe("docs/limits.md", () => {
     ROOTS_TIMEOUT_MS,
     PARENT_POLL_MS,
     MAX_AMENDABLE_CHARS,
-    AMENDMENT_DIFF_MAX_CHARS
+    AMENDMENT_DIFF_MAX_CHARS,
+    DEFAULT_APPROVAL_WAIT_MS
   }
 
   it("states every limit at its constant's value, and names only constants it checks", () => {
