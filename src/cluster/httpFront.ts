@@ -12,6 +12,7 @@
  * @since 0.3.0
  */
 import { randomUUID } from "node:crypto"
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -29,7 +30,8 @@ import * as Scope from "effect/Scope"
 import { type DoorOptions, say, serveDoor } from "../serve/http.js"
 // floors: start-up — the HTTP door's session table loads only with --http
 import { makeSessionTable, type SessionBackend, SessionRefused } from "../serve/httpSessions.js"
-import { ERROR_TYPE_META, makeMcpServer } from "../serve/index.js"
+import { elicitingApprover, ERROR_TYPE_META, makeMcpServer } from "../serve/index.js"
+import { toApprovalRequest } from "./approval.js"
 import { ClusterFront, layer as frontLayer } from "./front.js"
 import type { SessionUnavailable, WireBatch, WireCall } from "./protocol.js"
 
@@ -64,8 +66,13 @@ const unavailableResult = (error: SessionUnavailable) => ({
  * builds its `callBatch` call: an approval round trip (asking the client through elicitation) is
  * passed here.
  */
-const batchesOf = (front: ClusterFront["Service"], entityId: string) => (calls: ReadonlyArray<WireCall>): Effect.Effect<WireBatch, SessionUnavailable> =>
-  front.callBatch(entityId, calls)
+const batchesOf = (front: ClusterFront["Service"], entityId: string, mcp: Server) => {
+  // Approvals (and ask_user_question) the runner asks for are put to this MCP session's client, as
+  // the local door does: by elicitation, or cancelled as unasked when the client cannot elicit.
+  const approver = elicitingApprover(() => mcp, { _tag: "cancel", reason: "the host cannot ask for approval", unasked: true })
+  return (calls: ReadonlyArray<WireCall>): Effect.Effect<WireBatch, SessionUnavailable> =>
+    front.callBatch(entityId, calls, { approve: (request) => approver.confirm(toApprovalRequest(request)) })
+}
 
 /** The front's backend: an MCP server whose tool handlers talk to the session's entity. */
 const clusterBackend = (front: ClusterFront["Service"]): SessionBackend =>
@@ -94,7 +101,7 @@ const clusterBackend = (front: ClusterFront["Service"]): SessionBackend =>
           : new McpError(ErrorCode.InternalError, `${error.code}: ${error.message}`)
       }))
 
-    const callBatch = batchesOf(front, entityId)
+    const callBatch = batchesOf(front, entityId, mcp)
     const prefix = randomUUID().slice(0, 8)
     let nextCallId = 0
     // A client's cancel aborts `extra.signal`: the front's wait is interrupted, and the cluster

@@ -5,6 +5,7 @@
  */
 export { ERROR_TYPE_META, toCallToolResult } from "./content.js"
 export type { HttpServeOptions } from "./http.js"
+export { elicitingApprover } from "./elicitation.js"
 export { readOutputPage, withOutputLinks } from "./outputResources.js"
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, parseListenAddress } from "./httpAccess.js"
 export { announcementOf, makeMcpServer, type ServeOptions } from "./server.js"
