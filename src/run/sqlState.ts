@@ -40,7 +40,7 @@ export const sqlState = (url: string): Effect.Effect<SqlState, SessionStoreFaile
     )
     const taskBoard = Layer.succeed(
       TaskBoardSource,
-      (workspace: WorkspaceService) => makeSqlTaskBoardStore(sql, workspace.roots[0] ?? "")
+      (workspace: WorkspaceService) => makeSqlTaskBoardStore(sql, workspace.roots[0] ?? "", where)
     )
     return { sessionStore, taskBoard }
   })

@@ -30,5 +30,6 @@ export {
   type SessionStoreService,
   SQL_URL_ENV
 } from "./sessionStore.js"
+export { describeSqlFailure, failedToConnect, SQL_OPERATION_TIMEOUT_MS, withDeadline } from "./sqlFailure.js"
 export { ensureStateSubdir } from "./stateDir.js"
 export { makeWorkspace, Workspace, type WorkspaceService } from "./workspace.js"
