@@ -32,4 +32,5 @@ export {
 } from "./sessionStore.js"
 export { describeSqlFailure, failedToConnect, SQL_OPERATION_TIMEOUT_MS, withDeadline } from "./sqlFailure.js"
 export { ensureStateSubdir } from "./stateDir.js"
+export { keepUnsaved, UNSAVED_SESSIONS_DIR } from "./unsavedSessions.js"
 export { makeWorkspace, Workspace, type WorkspaceService } from "./workspace.js"
