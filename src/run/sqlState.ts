@@ -13,7 +13,14 @@ import { SqlClient } from "effect/sql"
 import { TaskBoardSource } from "../plan/boardStore.js"
 // floors: start-up — the SQL board is loaded only here, not with the plan room's tools
 import { makeSqlTaskBoardStore, migrateTaskBoards } from "../plan/sqlBoardStore.js"
-import { SessionStoreFailed, type SessionStoreService, type WorkspaceService } from "../session/index.js"
+import {
+  describeSqlFailure,
+  SQL_OPERATION_TIMEOUT_MS,
+  SessionStoreFailed,
+  type SessionStoreService,
+  withDeadline,
+  type WorkspaceService
+} from "../session/index.js"
 // floors: start-up — the session room's index does not load the PostgreSQL driver
 import { connectSql, describeSqlUrl, makeSqlSessionStore } from "../session/sqlSessionStore.js"
 
@@ -34,9 +41,13 @@ export const sqlState = (url: string): Effect.Effect<SqlState, SessionStoreFaile
     const sql = yield* connectSql(url)
     const where = describeSqlUrl(url)
     const sessionStore = yield* makeSqlSessionStore(where).pipe(Effect.provideService(SqlClient.SqlClient, sql))
-    yield* migrateTaskBoards.pipe(
-      Effect.provideService(SqlClient.SqlClient, sql),
-      Effect.mapError((e) => new SessionStoreFailed({ message: `Could not prepare the task board table at ${where} (${e.message}).` }))
+    yield* withDeadline(
+      migrateTaskBoards.pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.mapError((e) => new SessionStoreFailed({ message: `Could not prepare the task board table: the database at ${where} ${describeSqlFailure(e)}.` }))
+      ),
+      SQL_OPERATION_TIMEOUT_MS,
+      () => new SessionStoreFailed({ message: `Could not prepare the task board table: the database at ${where} did not answer within ${SQL_OPERATION_TIMEOUT_MS / 1000} s.` })
     )
     const taskBoard = Layer.succeed(
       TaskBoardSource,
