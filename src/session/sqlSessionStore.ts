@@ -24,7 +24,7 @@ import type * as Scope from "effect/Scope"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { decodeStoredRecord, mergeRecords, type SessionRecord, SessionStoreFailed, type SessionStoreService, SQL_URL_ENV } from "./sessionStore.js"
-import { describeSqlFailure, SQL_OPERATION_TIMEOUT_MS, withDeadline } from "./sqlFailure.js"
+import { describeSqlFailure, failedToConnect, SQL_OPERATION_TIMEOUT_MS, withDeadline } from "./sqlFailure.js"
 
 /** The table that holds session records. @category constants */
 export const SESSIONS_TABLE = "toolwright_sessions"
@@ -45,7 +45,9 @@ export const describeSqlUrl = (url: string): string => {
 
 const sqlFailure = (what: string, where: string) => (e: SqlError) =>
   new SessionStoreFailed({
-    message: `Could not ${e.reason._tag === "ConnectionError" ? "connect to" : what} the SQL session store: the database at ${where} ` +
+    // a refused login or a missing database fails while connecting too
+    message: `Could not ${e.reason._tag === "ConnectionError" || failedToConnect(e) ? "connect to" : what} the SQL session store: ` +
+      `the database at ${where} ` +
       `${describeSqlFailure(e)}. ` +
       `The URL comes from --sql or ${SQL_URL_ENV}; without --session-store sql the session is kept in files.`
   })
