@@ -30,6 +30,7 @@ export {
   SessionStoreFailed,
   type SessionStoreService
 } from "./session/sessionStore.js"
+export { keepUnsaved } from "./session/unsavedSessions.js"
 export { Approver, makeRecordingApprover, type ApprovalRequest } from "./run/approver.js"
 export { ToolHooks, type HookVerdict } from "./run/hooks.js"
 export * as Policy from "./run/policy.js"

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Flag } from "effect/cli"
+import { CliExit } from "./call.js"
 import {
   configuredMaxMessageBytes,
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -84,7 +85,19 @@ export const serveOverHttp = (
   cluster?: { readonly sqlUrl: string }
 ) =>
   serveWith(session, flags, cluster).pipe(
-    Effect.tapError((error) => Effect.sync(() => process.stderr.write(`toolwright serve: ${error.message}\n`)))
+    // said once on stderr, then exit 1 (a CliExit is not reported again by the runtime)
+    Effect.catchTags({
+      InvalidListenAddress: refuseToStart,
+      TokenRequired: refuseToStart,
+      TokenUnavailable: refuseToStart,
+      ListenFailed: refuseToStart
+    })
+  )
+
+const refuseToStart = (error: { readonly message: string }) =>
+  Effect.andThen(
+    Effect.sync(() => process.stderr.write(`toolwright serve: ${error.message}\n`)),
+    Effect.fail(new CliExit({ exitCode: 1 }))
   )
 
 const serveWith = Effect.fnUntraced(function*(

@@ -20,6 +20,7 @@ import {
   type NoSpaceLeft,
   type PermissionDenied,
   ReadContentFailure,
+  type TaskStoreUnavailable,
   readRefusal,
   writeFailureWith
 } from "../tool/index.js"
@@ -33,7 +34,7 @@ export const BOARD_FILE = "board.json"
 export const BOARD_LOCK_FILE = "board.lock"
 
 /** Why the board could not be read or written. @category errors */
-export type BoardError = ReadContentFailure | ExecutionFailed | PermissionDenied | NoSpaceLeft | FileWriteFailure
+export type BoardError = ReadContentFailure | ExecutionFailed | PermissionDenied | NoSpaceLeft | FileWriteFailure | TaskStoreUnavailable
 
 /** A change: the value to return and the new board, or undefined to leave the board as it is. @category models */
 export interface BoardChange<A> {

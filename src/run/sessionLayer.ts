@@ -16,6 +16,7 @@ import { makeToolSearch, Registry } from "../registry/index.js"
 import {
   ensureStateSubdir,
   FileReadCache,
+  keepUnsaved,
   makeFileSessionStore,
   makeWorkspace,
   type NamedSessionError,
@@ -168,7 +169,9 @@ export const layer = (
       Effect.promise(() => import("./sqlState.js")),
       (m) => m.sqlState(sqlUrl)
     ))
-    const store = options.sessionStore ?? sql?.sessionStore ?? makeFileSessionStore(probe.stateDir)
+    // a save the SQL store cannot take is kept under the state dir and handed over when the name starts again
+    const store = options.sessionStore ??
+      (sql === undefined ? makeFileSessionStore(probe.stateDir) : keepUnsaved(sql.sessionStore, probe.stateDir))
     const named = options.sessionId === undefined ? undefined : namedSessionLayer(
       options.sessionId,
       yield* openNamedSession({ name: options.sessionId, resume: options.resume, ttlMs: options.sessionTtlMs }, store),

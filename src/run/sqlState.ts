@@ -17,7 +17,14 @@ import { makeSqlTaskBoardStore, migrateTaskBoards } from "../plan/sqlBoardStore.
 import { makeSqlTodoStore, migrateTodos } from "../plan/sqlTodoStore.js"
 // floors: start-up — the plan room's index loads its tools
 import { TodoSource } from "../plan/todoStore.js"
-import { SessionStoreFailed, type SessionStoreService, type WorkspaceService } from "../session/index.js"
+import {
+  describeSqlFailure,
+  SQL_OPERATION_TIMEOUT_MS,
+  SessionStoreFailed,
+  type SessionStoreService,
+  withDeadline,
+  type WorkspaceService
+} from "../session/index.js"
 // floors: start-up — the session room's index does not load the PostgreSQL driver
 import { connectSql, describeSqlUrl, makeSqlSessionStore } from "../session/sqlSessionStore.js"
 
@@ -40,17 +47,25 @@ export const sqlState = (url: string): Effect.Effect<SqlState, SessionStoreFaile
     const sql = yield* connectSql(url)
     const where = describeSqlUrl(url)
     const sessionStore = yield* makeSqlSessionStore(where).pipe(Effect.provideService(SqlClient.SqlClient, sql))
-    yield* migrateTaskBoards.pipe(
-      Effect.provideService(SqlClient.SqlClient, sql),
-      Effect.mapError((e) => new SessionStoreFailed({ message: `Could not prepare the task board table at ${where} (${e.message}).` }))
+    yield* withDeadline(
+      migrateTaskBoards.pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.mapError((e) => new SessionStoreFailed({ message: `Could not prepare the task board table: the database at ${where} ${describeSqlFailure(e)}.` }))
+      ),
+      SQL_OPERATION_TIMEOUT_MS,
+      () => new SessionStoreFailed({ message: `Could not prepare the task board table: the database at ${where} did not answer within ${SQL_OPERATION_TIMEOUT_MS / 1000} s.` })
     )
-    yield* migrateTodos.pipe(
-      Effect.provideService(SqlClient.SqlClient, sql),
-      Effect.mapError((e) => new SessionStoreFailed({ message: `Could not prepare the todos table at ${where} (${e.message}).` }))
+    yield* withDeadline(
+      migrateTodos.pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.mapError((e) => new SessionStoreFailed({ message: `Could not prepare the todos table: the database at ${where} ${describeSqlFailure(e)}.` }))
+      ),
+      SQL_OPERATION_TIMEOUT_MS,
+      () => new SessionStoreFailed({ message: `Could not prepare the todos table: the database at ${where} did not answer within ${SQL_OPERATION_TIMEOUT_MS / 1000} s.` })
     )
     const taskBoard = Layer.succeed(
       TaskBoardSource,
-      (workspace: WorkspaceService) => makeSqlTaskBoardStore(sql, workspace.roots[0] ?? "")
+      (workspace: WorkspaceService) => makeSqlTaskBoardStore(sql, workspace.roots[0] ?? "", where)
     )
     const todos = Layer.succeed(TodoSource, (_: WorkspaceService, sessionId: string) => makeSqlTodoStore(sql, sessionId))
     return { sessionStore, taskBoard, todos }

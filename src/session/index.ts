@@ -32,5 +32,7 @@ export {
   SQL_URL_ENV,
   type StoredOutput
 } from "./sessionStore.js"
+export { describeSqlFailure, failedToConnect, SQL_OPERATION_TIMEOUT_MS, withDeadline } from "./sqlFailure.js"
 export { ensureStateSubdir } from "./stateDir.js"
+export { keepUnsaved, UNSAVED_SESSIONS_DIR } from "./unsavedSessions.js"
 export { makeWorkspace, Workspace, type WorkspaceService } from "./workspace.js"

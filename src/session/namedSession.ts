@@ -98,8 +98,9 @@ export interface SessionExtras<R> {
 
 /**
  * Restores the record's evidence into the session's read cache when built, and saves the
- * session's evidence to the store when its scope closes (a failed save is logged: the evidence
- * is lost, so the next process asks for a read again; nothing else is). `extras` restores and
+ * session's evidence to the store when its scope closes (a failed save is logged as an error; a
+ * store wrapped in `keepUnsaved` keeps the record on disk for the next start, with any other store
+ * the evidence is lost, so the next process asks for a read again). `extras` restores and
  * captures the rest of the record (revealed tools, waiting reminders, saved outputs).
  * @category layers
  */
@@ -143,8 +144,9 @@ export const namedSessionLayer = <R = never>(
         for (const o of Option.match(record, { onNone: () => [], onSome: (r) => r.outputs ?? [] })) {
           if (!outputsNow.has(o.id)) gone.add(outputKey(o.id))
         }
+        // a store that keeps unsaved records (keepUnsaved) says where in the message
         yield* store.save(saved, gone).pipe(
-          Effect.catch((e) => Effect.logWarning(`toolwright: session "${name}" was not saved: ${e.message}`))
+          Effect.catch((e) => Effect.logError(`toolwright: session "${name}" was not saved: ${e.message}`))
         )
       })
     )

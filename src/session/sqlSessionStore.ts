@@ -6,8 +6,9 @@
  * processes closing one session at once never lose each other's evidence.
  *
  * The table is created on first use (`create table if not exists`, under an advisory lock so two
- * processes starting at once do not race). A database that cannot be reached fails with
- * {@link SessionStoreFailed} within the connect timeout; nothing waits forever.
+ * processes starting at once do not race). A database that cannot be reached, refuses the login or
+ * has no database of that name fails with {@link SessionStoreFailed} saying which; every load and
+ * save has a deadline (`SQL_OPERATION_TIMEOUT_MS`), so nothing waits forever.
  *
  * This module loads the PostgreSQL driver: a session imports it only when a SQL store is used.
  *
@@ -23,6 +24,7 @@ import type * as Scope from "effect/Scope"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { decodeStoredRecord, mergeRecords, type SessionRecord, SessionStoreFailed, type SessionStoreService, SQL_URL_ENV } from "./sessionStore.js"
+import { describeSqlFailure, failedToConnect, SQL_OPERATION_TIMEOUT_MS, withDeadline } from "./sqlFailure.js"
 
 /** The table that holds session records. @category constants */
 export const SESSIONS_TABLE = "toolwright_sessions"
@@ -43,10 +45,20 @@ export const describeSqlUrl = (url: string): string => {
 
 const sqlFailure = (what: string, where: string) => (e: SqlError) =>
   new SessionStoreFailed({
-    message: `Could not ${e.reason._tag === "ConnectionError" ? "connect to" : what} the SQL session store at ${where} ` +
-      `(${e.reason._tag}: ${e.message || "no detail"}). Check that the ` +
-      `database is running and reachable and the URL (--sql or ${SQL_URL_ENV}) is right, or run without --session-store sql.`
+    // a refused login or a missing database fails while connecting too
+    message: `Could not ${e.reason._tag === "ConnectionError" || failedToConnect(e) ? "connect to" : what} the SQL session store: ` +
+      `the database at ${where} ` +
+      `${describeSqlFailure(e)}. ` +
+      `The URL comes from --sql or ${SQL_URL_ENV}; without --session-store sql the session is kept in files.`
   })
+
+/** Bounds a store operation by {@link SQL_OPERATION_TIMEOUT_MS}. */
+const bounded = <A, R>(what: string, where: string, effect: Effect.Effect<A, SessionStoreFailed, R>) =>
+  withDeadline(effect, SQL_OPERATION_TIMEOUT_MS, () =>
+    new SessionStoreFailed({
+      message: `Could not ${what} the SQL session store: the database at ${where} did not answer within ` +
+        `${SQL_OPERATION_TIMEOUT_MS / 1000} s. Check that it is running and not overloaded, or run without --session-store sql.`
+    }))
 
 /** Creates the store's table when missing; safe to run from many processes at once. @category constructors */
 export const migrateSessionStore: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
@@ -72,7 +84,7 @@ export const makeSqlSessionStore = (
 ): Effect.Effect<SessionStoreService, SessionStoreFailed, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* migrateSessionStore.pipe(Effect.mapError(sqlFailure("prepare", where)))
+    yield* bounded("prepare", where, migrateSessionStore.pipe(Effect.mapError(sqlFailure("prepare", where))))
     const loadRow = (name: string) =>
       sql<{ readonly record: string }>`select record from ${sql(SESSIONS_TABLE)} where name = ${name}`.pipe(
         Effect.map((rows) => rows[0]?.record)
@@ -85,11 +97,11 @@ export const makeSqlSessionStore = (
           `version). Pick another --session name; the row was left as it is.`
       )
     const load = Effect.fn("SqlSessionStore.load")(function*(name: string) {
-      const text = yield* loadRow(name).pipe(Effect.mapError(sqlFailure("read", where)))
+      const text = yield* bounded("read", where, loadRow(name).pipe(Effect.mapError(sqlFailure("read", where))))
       return yield* decode(name, text)
     })
     const save = Effect.fn("SqlSessionStore.save")(function*(record: SessionRecord, dropped: ReadonlySet<string>) {
-      yield* sql.withTransaction(Effect.gen(function*() {
+      const transaction = sql.withTransaction(Effect.gen(function*() {
         yield* sql`select pg_advisory_xact_lock(hashtext(${SESSIONS_TABLE}), hashtext(${record.name}))`
         const existing = yield* decode(record.name, yield* loadRow(record.name))
         const merged = mergeRecords(Option.getOrUndefined(existing), record, dropped)
@@ -97,6 +109,7 @@ export const makeSqlSessionStore = (
         yield* sql`insert into ${sql(SESSIONS_TABLE)} (name, record, last_used_at) values (${record.name}, ${text}, ${merged.lastUsedAt})
           on conflict (name) do update set record = excluded.record, last_used_at = excluded.last_used_at, saved_at = now()`
       })).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(sqlFailure("write", where)(e))))
+      yield* bounded("write", where, transaction)
     })
     return { load, save }
   })

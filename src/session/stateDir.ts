@@ -20,7 +20,7 @@ import { chmod, type DiskError, mkdirp } from "../disk/index.js"
 export const STATE_DIR_ENV = "TOOLWRIGHT_STATE_DIR"
 
 /** The subdirectories a session may create under its state directory. @category constants */
-export const STATE_SUBDIRS = ["outputs", "todos", "tasks", "history", "sessions", "cluster"] as const
+export const STATE_SUBDIRS = ["outputs", "todos", "tasks", "history", "sessions", "cluster", "unsaved-sessions"] as const
 
 /** One of {@link STATE_SUBDIRS}. @category models */
 export type StateSubdir = (typeof STATE_SUBDIRS)[number]

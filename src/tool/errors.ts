@@ -143,6 +143,8 @@ export class FetchNetworkError extends toolError<FetchNetworkError>()("fetch_net
 export class FetchConversionFailed extends toolError<FetchConversionFailed>()("fetch_conversion_failed") {}
 /** Converting the page's HTML to Markdown took longer than its time cap; the conversion was stopped. @category errors */
 export class FetchConversionTimeout extends toolError<FetchConversionTimeout>()("fetch_conversion_timeout") {}
+/** The task board's SQL database could not be reached, refused the login, or did not answer in time. @category errors */
+export class TaskStoreUnavailable extends toolError<TaskStoreUnavailable>()("task_store_unavailable") {}
 
 /** Every tool error class, in reference order: the single source of the codes. @category errors */
 export const TOOL_ERROR_CLASSES = [
@@ -200,7 +202,8 @@ export const TOOL_ERROR_CLASSES = [
   FetchHttpStatus,
   FetchNetworkError,
   FetchConversionFailed,
-  FetchConversionTimeout
+  FetchConversionTimeout,
+  TaskStoreUnavailable
 ] as const
 
 /** The class of any tool error. @category models */

@@ -154,7 +154,7 @@ layer(Pg.layer, { timeout: 120_000, excludeTestServices: true })("named sessions
       )
       const dead = yield* w.call("read_file", readA, ["--session", "s", "--sql", `postgres://me:hunter2@127.0.0.1:${port}/db`])
       assert.strictEqual(dead.code, 2)
-      assert.match(dead.stderr, /^error: session_store_failed: Could not connect to the SQL session store at postgres:\/\/me@127\.0\.0\.1/)
+      assert.match(dead.stderr, /^error: session_store_failed: Could not connect to the SQL session store: the database at postgres:\/\/me@127\.0\.0\.1:\d+\/db cannot be reached/)
       assert.notInclude(dead.stderr, "hunter2")
       // the HTTP door connects once at start: a dead database stops it there, with the same error
       const door = yield* runCli(["serve", "--http", "127.0.0.1:0", "--root", w.root, "--sql", `postgres://me:hunter2@127.0.0.1:${port}/db`], { cwd: w.root })

@@ -158,7 +158,7 @@ layer(Layer.empty, { timeout: 60_000, excludeTestServices: true })("SQL session 
       const s = setup(`postgres://me:hunter2@127.0.0.1:${port}/db`)
       const refused = yield* s.build("x")
       assert.strictEqual(tagOf(refused), "SessionStoreFailed")
-      assert.match(messageOf(refused), new RegExp(`Could not connect to the SQL session store at postgres://me@127\\.0\\.0\\.1:${port}/db`))
+      assert.match(messageOf(refused), new RegExp(`Could not connect to the SQL session store: the database at postgres://me@127\\.0\\.0\\.1:${port}/db cannot be reached`))
       assert.notInclude(messageOf(refused), "hunter2")
       // a listener that accepts and never speaks: bounded by the connect timeout
       const silent = net.createServer(() => {}).listen(0, "127.0.0.1")

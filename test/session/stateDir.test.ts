@@ -23,7 +23,7 @@ describe("state dir", () => {
     assert.strictEqual(key, createHash("sha256").update("/work/project").digest("hex").slice(0, 16))
     assert.match(key, /^[0-9a-f]{16}$/)
     assert.strictEqual(defaultStateDir("/work/project", "/home/u"), `/home/u/.toolwright/projects/${key}`)
-    assert.deepStrictEqual(STATE_SUBDIRS, ["outputs", "todos", "tasks", "history", "sessions", "cluster"])
+    assert.deepStrictEqual(STATE_SUBDIRS, ["outputs", "todos", "tasks", "history", "sessions", "cluster", "unsaved-sessions"])
   })
 
   it.effect("defaults to ~/.toolwright/projects/<key of the first real root>, not created eagerly", () =>
