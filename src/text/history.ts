@@ -14,7 +14,7 @@
 import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
-import { DiskError, ifExists, isNotFound, mkdirp, readFile, readText, readdir, remove, sizesOf, writeFile } from "../disk/index.js"
+import { DiskError, ifExists, isNotFound, mkdirp, readFile, readText, readdir, remove, sizesOf, writeSmallFile } from "../disk/index.js"
 import { sha256Hex } from "./fileIo.js"
 
 /** Entries kept per session by default. @category constants */
@@ -113,10 +113,13 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
   // (the stats were 4% of an edit's samples at 150 entries). Ids no longer listed are forgotten.
   const keptSizes = new Map<string, number>()
 
-  /** Writes an entry file; the directory is created when missing (first record, or removed since). */
+  /**
+   * Writes an entry file (a small one synchronously: the metadata, the before-image of a source
+   * file); the directory is created when missing (first record, or removed since).
+   */
   const writeEntryFile = (file: string, data: string | Uint8Array) =>
-    writeFile(file, data, { mode: 0o600 }).pipe(
-      Effect.catchIf(isNotFound, () => Effect.andThen(mkdirp(dir, 0o700), writeFile(file, data, { mode: 0o600 })))
+    writeSmallFile(file, data, { mode: 0o600 }).pipe(
+      Effect.catchIf(isNotFound, () => Effect.andThen(mkdirp(dir, 0o700), writeSmallFile(file, data, { mode: 0o600 })))
     )
 
   /** The directory's entry ids, oldest first, and the ids whose bytes were kept. */

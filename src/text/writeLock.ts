@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Semaphore from "effect/Semaphore"
 import type * as Scope from "effect/Scope"
-import { call, type DiskError, errnoCode, lstat, open, readText, remove } from "../disk/index.js"
+import { createSmallFile, type DiskError, errnoCode, lstat, readText, remove } from "../disk/index.js"
 
 /** How long a writer waits for another process's lock by default (ms). @category constants */
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000
@@ -156,10 +156,7 @@ export const acquireLockFile = Effect.fnUntraced(function*(
   for (;;) {
     // Created and handed to the scope's finalizer in one uninterruptible step: an interruption
     // between the two would leave a lock file nobody removes.
-    const created = yield* Effect.uninterruptible(Effect.scoped(Effect.gen(function*() {
-      const handle = yield* open(lockPath, LOCK_FILE_FLAGS, { mode: 0o600 })
-      yield* call("write", lockPath, () => handle.writeFile(own))
-    })).pipe(
+    const created = yield* Effect.uninterruptible(createSmallFile(lockPath, LOCK_FILE_FLAGS, 0o600, own).pipe(
       Effect.andThen(lstat(lockPath)),
       Effect.mapError((e: DiskError) => new LockFileError({ path: shownPath, code: e.code, message: e.message })),
       Effect.map((stats) => Option.some(stats.ino)),
