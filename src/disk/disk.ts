@@ -4,6 +4,13 @@
  * branches on `ENOENT`, `EACCES`, … the same way and maps refusals through one table
  * (tool/errno.ts). This room imports no other room: it is the ground floor.
  *
+ * The metadata calls (`realpath`, `stat`, `lstat`, `readlink`, `access`) are synchronous on purpose:
+ * each answers from the kernel's inode and dentry caches in a few µs, where the promise form costs a
+ * thread-pool round trip (a futex wake, an epoll wake-up, a promise, a fiber resume): measured at
+ * 37 µs of CPU for an async `lstat` against 9 µs sync, 96 against 10 µs for `realpath` (session 19,
+ * load ~15), and a read_file or edit makes a dozen of them. Calls that move bytes or change the
+ * tree (open, read, write, rename, mkdir, rm, fsync) stay on the thread pool.
+ *
  * @since 0.3.0
  */
 import { randomBytes } from "node:crypto"
@@ -53,6 +60,10 @@ export const diskError = (op: string, path: string, cause: unknown, dirPath?: st
 export const call = <A>(op: string, path: string, f: () => Promise<A>, dirPath?: string): Effect.Effect<A, DiskError> =>
   Effect.tryPromise({ try: f, catch: (cause) => diskError(op, path, cause, dirPath) })
 
+/** {@link call} for a synchronous call (the metadata calls: see the module's comment). @category calls */
+export const callSync = <A>(op: string, path: string, f: () => A, dirPath?: string): Effect.Effect<A, DiskError> =>
+  Effect.try({ try: f, catch: (cause) => diskError(op, path, cause, dirPath) })
+
 /** Whether a failure is "does not exist" (ENOENT). @category errno */
 export const isNotFound = (e: DiskError): boolean => e.code === "ENOENT"
 
@@ -61,21 +72,21 @@ export const ifExists = <A, R>(effect: Effect.Effect<A, DiskError, R>): Effect.E
   Effect.catchIf(effect, isNotFound, () => Effect.succeed(undefined))
 
 /** `fs.realpath`: the canonical path, every symlink resolved. @category fs */
-export const realpath = (path: string): Effect.Effect<string, DiskError> => call("realpath", path, () => fsp.realpath(path))
+export const realpath = (path: string): Effect.Effect<string, DiskError> => callSync("realpath", path, () => fs.realpathSync.native(path))
 
 /** `fs.stat`: follows symlinks. @category fs */
-export const stat = (path: string): Effect.Effect<Stats, DiskError> => call("stat", path, () => fsp.stat(path))
+export const stat = (path: string): Effect.Effect<Stats, DiskError> => callSync("stat", path, () => fs.statSync(path))
 
 /** `fs.lstat`: does not follow a final symlink; a failure names `shownAs`. @category fs */
 export const lstat = (path: string, shownAs = path, dirPath?: string): Effect.Effect<Stats, DiskError> =>
-  call("lstat", shownAs, () => fsp.lstat(path), dirPath)
+  callSync("lstat", shownAs, () => fs.lstatSync(path), dirPath)
 
 /** `fs.readlink`: the raw target of a symlink. @category fs */
-export const readlink = (path: string): Effect.Effect<string, DiskError> => call("readlink", path, () => fsp.readlink(path))
+export const readlink = (path: string): Effect.Effect<string, DiskError> => callSync("readlink", path, () => fs.readlinkSync(path))
 
 /** `fs.access(path, mode)`. @category fs */
 export const access = (path: string, mode: number, shownAs = path, dirPath?: string): Effect.Effect<void, DiskError> =>
-  call("access", shownAs, () => fsp.access(path, mode), dirPath)
+  callSync("access", shownAs, () => fs.accessSync(path, mode), dirPath)
 
 /** `fs.mkdir(path, { recursive: true, mode })`: the first directory created, if any. @category fs */
 export const mkdirp = (path: string, mode = 0o777): Effect.Effect<string | undefined, DiskError> =>
@@ -111,6 +122,64 @@ export const writeFile = (
   data: string | Uint8Array,
   options: { readonly mode?: number; readonly flag?: string } = {}
 ): Effect.Effect<void, DiskError> => call("write", path, () => fsp.writeFile(path, data, options))
+
+/** Data up to this many bytes is written synchronously by {@link writeSmallFile} and {@link createSmallFile}. @category constants */
+export const SMALL_WRITE_BYTES = 64 * 1024
+
+const byteLength = (data: string | Uint8Array): number => typeof data === "string" ? Buffer.byteLength(data) : data.byteLength
+
+/** open, write, close, synchronously; the descriptor is closed whatever fails. */
+const writeWholeSync = (path: string, data: string | Uint8Array, flags: string | number, mode: number | undefined): void => {
+  const fd = fs.openSync(path, flags, mode)
+  try {
+    fs.writeFileSync(fd, data)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/**
+ * {@link writeFile}, synchronously when the data is small (up to {@link SMALL_WRITE_BYTES}): three
+ * syscalls into the page cache instead of three thread-pool round trips (open, write, close).
+ * Nothing is flushed either way. A failure names the operation that failed as `write`.
+ * @category fs
+ */
+export const writeSmallFile = (
+  path: string,
+  data: string | Uint8Array,
+  options: { readonly mode?: number } = {}
+): Effect.Effect<void, DiskError> =>
+  byteLength(data) <= SMALL_WRITE_BYTES
+    ? callSync("write", path, () => writeWholeSync(path, data, "w", options.mode))
+    : writeFile(path, data, options)
+
+/**
+ * Creates a file with `flags` (e.g. `O_CREAT | O_EXCL`) holding a few bytes, synchronously (a lock
+ * file's owner line); `op` of a failure is `open` (EEXIST: it exists) or `write`.
+ * @category fs
+ */
+export const createSmallFile = (path: string, flags: number, mode: number, data: string): Effect.Effect<void, DiskError> =>
+  Effect.suspend(() => {
+    let fd: number
+    try {
+      fd = fs.openSync(path, flags, mode)
+    } catch (cause) {
+      return Effect.fail(diskError("open", path, cause))
+    }
+    try {
+      fs.writeFileSync(fd, data)
+      return Effect.void
+    } catch (cause) {
+      return Effect.fail(diskError("write", path, cause))
+    } finally {
+      // A failed close has nothing left to undo: the descriptor is released either way.
+      try {
+        fs.closeSync(fd)
+      } catch {
+        // ignored
+      }
+    }
+  })
 
 /**
  * Opens a file for the span of the scope (closed when it ends). `op`: what a failure says was

@@ -9,6 +9,7 @@ export {
   call,
   chmod,
   createExclusive,
+  createSmallFile,
   describeDiskError,
   DiskError,
   diskError,
@@ -26,8 +27,10 @@ export {
   realpath,
   remove,
   rename,
+  SMALL_WRITE_BYTES,
   sizesOf,
   stat,
   writeFile,
-  writeFileAtomic
+  writeFileAtomic,
+  writeSmallFile
 } from "./disk.js"

@@ -57,7 +57,7 @@ interface NotebookPlan {
 type GuardError = EditRequiresPriorRead | FileChangedSinceRead | PriorReadVerificationFailed | TargetIsDirectory | TargetNotRegularFile
 
 /** The notebook's stricter prior-read check: a full, fresh read (reference §7). @category enforcement */
-export const notebookGuard = (ctx: MutationContext, p: string): PriorGuard<GuardError> => (expectExisting) =>
+export const notebookGuard = (ctx: Pick<MutationContext, "cache" | "workspace" | "sessionId" | "settings">, p: string): PriorGuard<GuardError> => (expectExisting) =>
   Effect.gen(function*() {
     if (ctx.cache.disabled) return
     const stats = yield* Effect.result(stat(p))

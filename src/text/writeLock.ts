@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Semaphore from "effect/Semaphore"
 import type * as Scope from "effect/Scope"
-import { call, type DiskError, errnoCode, lstat, open, readText, remove } from "../disk/index.js"
+import { createSmallFile, type DiskError, errnoCode, lstat, readText, remove } from "../disk/index.js"
 
 /** How long a writer waits for another process's lock by default (ms). @category constants */
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000
@@ -31,11 +31,20 @@ export interface WriteLocksService {
   readonly withLock: <A, E, R>(key: string, use: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** Waits until no writer of this process holds or waits for `key`'s lock (at once when none does). */
   readonly whenIdle: (key: string) => Effect.Effect<void>
+  /** What this process writes into a lock file it takes: `<pid> <start time>\n` (read from /proc once). */
+  readonly ownerLine: Effect.Effect<string>
 }
 
 const makeWriteLocks = (): WriteLocksService => {
   const entries = new Map<string, { readonly semaphore: Semaphore.Semaphore; users: number }>()
+  // This process's pid and start time never change: read once, not on every lock taken.
+  let owner: string | undefined
   return {
+    ownerLine: Effect.suspend(() =>
+      owner !== undefined
+        ? Effect.succeed(owner)
+        : Effect.map(startTimeOf(process.pid), (start) => (owner = `${process.pid} ${Option.getOrElse(start, () => "")}\n`))
+    ),
     withLock: (key, use) =>
       Effect.acquireUseRelease(
         Effect.sync(() => {
@@ -140,26 +149,22 @@ export const acquireLockFile = Effect.fnUntraced(function*(
   options: LockFileOptions = {}
 ): Effect.fn.Return<void, LockTimeout | LockFileError, Scope.Scope> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS
-  const own = `${process.pid} ${Option.getOrElse(yield* startTimeOf(process.pid), () => "")}\n`
+  const own = yield* (yield* WriteLocks).ownerLine
   const started = Date.now()
   let delay = 2
   let owner = ""
   for (;;) {
-    const created = yield* Effect.scoped(Effect.gen(function*() {
-      const handle = yield* open(lockPath, LOCK_FILE_FLAGS, { mode: 0o600 })
-      yield* call("write", lockPath, () => handle.writeFile(own))
-    })).pipe(
+    // Created and handed to the scope's finalizer in one uninterruptible step: an interruption
+    // between the two would leave a lock file nobody removes.
+    const created = yield* Effect.uninterruptible(createSmallFile(lockPath, LOCK_FILE_FLAGS, 0o600, own).pipe(
       Effect.andThen(lstat(lockPath)),
       Effect.mapError((e: DiskError) => new LockFileError({ path: shownPath, code: e.code, message: e.message })),
       Effect.map((stats) => Option.some(stats.ino)),
-      Effect.catchIf((e) => e.code === "EEXIST", () => Effect.succeed(Option.none<number>()))
-    )
-    if (Option.isSome(created)) {
-      const ino = created.value
+      Effect.catchIf((e) => e.code === "EEXIST", () => Effect.succeed(Option.none<number>())),
       // Removed only while it is still ours (same inode): a lock taken over by mistake is not freed twice.
-      yield* Effect.addFinalizer(() => removeIfSame(lockPath, ino))
-      return
-    }
+      Effect.tap((ino) => Option.isSome(ino) ? Effect.addFinalizer(() => removeIfSame(lockPath, ino.value)) : Effect.void)
+    ))
+    if (Option.isSome(created)) return
     const held = yield* Effect.all([readText(lockPath), lstat(lockPath)], { concurrency: 2 }).pipe(
       Effect.map(([content, stats]) => ({ content, ino: stats.ino, ageMs: Date.now() - stats.mtimeMs })),
       Effect.option

@@ -19,6 +19,7 @@
  * @since 0.1.0
  */
 import type { Stats } from "node:fs"
+import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
@@ -33,6 +34,7 @@ import type { DiskError } from "../disk/index.js"
 import {
   type DecodedText,
   decodeText,
+  type FileHistory,
   makeFileHistory,
   awaitWriters,
   readForChange,
@@ -64,6 +66,18 @@ export interface MutationContext {
   readonly workspace: WorkspaceService
   readonly sessionId: string
   readonly settings: FileToolsSettings
+  /** The session's file history (one per context, so what it learns of the directory is kept between calls). */
+  readonly history: FileHistory
+  /** Creates `<stateDir>/history` (mode 0700) until that has once succeeded; then does nothing. */
+  readonly prepareHistory: Effect.Effect<void, { readonly message: string }>
+}
+
+/** `effect`, run until it first succeeds; afterwards nothing (a failure is retried by the next run). */
+const untilSucceeded = <E>(effect: Effect.Effect<unknown, E>): Effect.Effect<void, E> => {
+  let succeeded = false
+  return Effect.suspend(() =>
+    succeeded ? Effect.void : Effect.asVoid(Effect.tap(effect, () => Effect.sync(() => void (succeeded = true))))
+  )
 }
 
 /** The mutation context of the current session's services. @category constructors */
@@ -72,7 +86,16 @@ export const makeMutationContext = Effect.gen(function*() {
   const cache = yield* FileReadCache
   const session = yield* Session
   const settings = yield* loadFileToolsSettings
-  return { cache, workspace, sessionId: session.id, settings } satisfies MutationContext
+  // The history directory under `<stateDir>/history` (what ensureStateSubdir("history") returns);
+  // the history creates its own directory when a write finds it missing.
+  const history = makeFileHistory({
+    dir: sessionHistoryDir(path.join(workspace.stateDir, "history"), session.id),
+    maxEntries: settings.historyMaxEntries,
+    maxBytes: settings.historyMaxBytes,
+    maxFileBytes: settings.historyMaxFileBytes
+  })
+  const prepareHistory = untilSucceeded(workspace.ensureStateSubdir("history"))
+  return { cache, workspace, sessionId: session.id, settings, history, prepareHistory } satisfies MutationContext
 })
 
 /**
@@ -171,14 +194,8 @@ const settled = <E>(abs: string, guard: PriorGuard<E>): PriorGuard<E> => (expect
 /** Records the before-image; a failure is logged and reported, never fatal. */
 const backup = (ctx: MutationContext, snapshot: FileSnapshot, tool: string) =>
   Effect.gen(function*() {
-    const root = yield* ctx.workspace.ensureStateSubdir("history")
-    const history = makeFileHistory({
-      dir: sessionHistoryDir(root, ctx.sessionId),
-      maxEntries: ctx.settings.historyMaxEntries,
-      maxBytes: ctx.settings.historyMaxBytes,
-      maxFileBytes: ctx.settings.historyMaxFileBytes
-    })
-    const entry = yield* history.record(snapshot.abs, snapshot.bytes, tool)
+    yield* ctx.prepareHistory
+    const entry = yield* ctx.history.record(snapshot.abs, snapshot.bytes, tool)
     return { historyId: entry.id }
   }).pipe(
     Effect.catch((e) =>

@@ -5,6 +5,7 @@ import * as path from "node:path"
 import { Effect } from "effect"
 import {
   createExclusive,
+  createSmallFile,
   describeDiskError,
   diskError,
   ifExists,
@@ -12,8 +13,11 @@ import {
   open,
   readText,
   remove,
+  SMALL_WRITE_BYTES,
   sizesOf,
-  writeFileAtomic
+  stat,
+  writeFileAtomic,
+  writeSmallFile
 } from "../../src/disk/index.js"
 
 const tempDir = () => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "tw-disk-")))
@@ -73,5 +77,28 @@ describe("disk: the one adapter over node:fs", () => {
       yield* remove(path.join(dir, "gone"))
       yield* remove(file)
       assert.strictEqual((yield* Effect.flip(lstat(file))).code, "ENOENT")
+    }))
+
+  it.effect("the synchronous calls fail like the others: createSmallFile (O_EXCL) once, writeSmallFile at both sizes, stat of a missing path", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const lock = path.join(dir, ".lock")
+      const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL
+      yield* createSmallFile(lock, flags, 0o600, "1 2\n")
+      assert.strictEqual(fs.readFileSync(lock, "utf8"), "1 2\n")
+      assert.strictEqual(fs.statSync(lock).mode & 0o777, 0o600)
+      const again = yield* Effect.flip(createSmallFile(lock, flags, 0o600, "3 4\n"))
+      assert.deepStrictEqual([again._tag, again.op, again.code, again.path], ["DiskError", "open", "EEXIST", lock])
+      assert.strictEqual(fs.readFileSync(lock, "utf8"), "1 2\n")
+      for (const size of [10, SMALL_WRITE_BYTES + 1]) {
+        const file = path.join(dir, `w${size}`)
+        yield* writeSmallFile(file, Buffer.alloc(size, 7), { mode: 0o600 })
+        assert.strictEqual(fs.statSync(file).size, size)
+        assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600)
+      }
+      const noDir = yield* Effect.flip(writeSmallFile(path.join(dir, "none", "x"), "x"))
+      assert.deepStrictEqual([noDir.op, noDir.code], ["write", "ENOENT"])
+      const missing = yield* Effect.flip(stat(path.join(dir, "nope")))
+      assert.deepStrictEqual([missing.op, missing.code], ["stat", "ENOENT"])
     }))
 })

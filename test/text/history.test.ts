@@ -72,4 +72,30 @@ describe("file history", () => {
       yield* one.record("/w/3", Buffer.from("3"), "edit")
       assert.deepStrictEqual((yield* two.entries).map((e) => e.path), ["/w/2", "/w/3"])
     }))
+
+  it.effect("the byte bound counts the other history's entries too (each stats an entry it has not seen)", () =>
+    Effect.gen(function*() {
+      const dir = path.join(yield* tempDir, "shared-bytes")
+      const one = makeFileHistory({ dir, maxBytes: 10 })
+      const two = makeFileHistory({ dir, maxBytes: 10 })
+      yield* one.record("/w/a", Buffer.alloc(4), "edit")
+      yield* two.record("/w/b", Buffer.alloc(4), "edit")
+      yield* one.record("/w/c", Buffer.alloc(4), "edit")
+      // 12 bytes over 10: `one` learned b's size from the directory, so a goes.
+      assert.deepStrictEqual((yield* one.entries).map((e) => e.path), ["/w/b", "/w/c"])
+      yield* two.record("/w/d", Buffer.alloc(4), "edit")
+      assert.deepStrictEqual((yield* two.entries).map((e) => e.path), ["/w/c", "/w/d"])
+    }))
+
+  it.effect("a history directory removed between records is created again", () =>
+    Effect.gen(function*() {
+      const dir = path.join(yield* tempDir, "gone", "s1")
+      const history = makeFileHistory({ dir, maxBytes: 10 })
+      yield* history.record("/w/a", Buffer.alloc(6), "edit")
+      fs.rmSync(path.dirname(dir), { recursive: true })
+      const b = yield* history.record("/w/b", Buffer.alloc(6), "edit")
+      assert.deepStrictEqual((yield* history.entries).map((e) => e.path), ["/w/b"])
+      assert.strictEqual(fs.statSync(dir).mode & 0o777, 0o700)
+      assert.strictEqual(Buffer.from((yield* history.read(b.id))!).length, 6)
+    }))
 })

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import * as fs from "node:fs/promises"
+import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
@@ -35,7 +35,15 @@ export const containingRoot = (workspace: WorkspaceService, abs: string): string
 export const searchRoots = (roots: ReadonlyArray<string>): ReadonlyArray<string> =>
   roots.filter((root) => !roots.some((other) => other !== root && root.startsWith(other.endsWith(path.sep) ? other : other + path.sep)))
 
-const statOf = (abs: string) => Effect.promise(() => fs.stat(abs).catch(() => undefined))
+/** The path's stats, or undefined (a synchronous stat: see disk/disk.ts on metadata calls). */
+const statOf = (abs: string) =>
+  Effect.sync(() => {
+    try {
+      return fs.statSync(abs, { throwIfNoEntry: false })
+    } catch {
+      return undefined
+    }
+  })
 
 const notFound = (abs: string) =>
   new SearchPathNotFound({
