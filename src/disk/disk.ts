@@ -4,12 +4,13 @@
  * branches on `ENOENT`, `EACCES`, … the same way and maps refusals through one table
  * (tool/errno.ts). This room imports no other room: it is the ground floor.
  *
- * The metadata calls (`realpath`, `stat`, `lstat`, `readlink`, `access`) are synchronous on purpose:
- * each answers from the kernel's inode and dentry caches in a few µs, where the promise form costs a
- * thread-pool round trip (a futex wake, an epoll wake-up, a promise, a fiber resume): measured at
- * 37 µs of CPU for an async `lstat` against 9 µs sync, 96 against 10 µs for `realpath` (session 19,
- * load ~15), and a read_file or edit makes a dozen of them. Calls that move bytes or change the
- * tree (open, read, write, rename, mkdir, rm, fsync) stay on the thread pool.
+ * Calls on paths a model names (the workspace: `realpath`, `stat`, `lstat`, `readlink`, `access`,
+ * lock files beside the file they guard) stay on the thread pool although a synchronous call costs
+ * less CPU (an async `lstat` 37 µs against 9 µs sync, `realpath` 96 against 10 µs; session 19):
+ * on a hung network mount a synchronous call would stop the event loop, and with it every session,
+ * timeout and cancellation of the process, where an async one holds one pool thread. Only the state
+ * directory's own small files ({@link writeSmallFile}, {@link sizesOf}) are written and read
+ * synchronously.
  *
  * @since 0.3.0
  */
@@ -72,21 +73,21 @@ export const ifExists = <A, R>(effect: Effect.Effect<A, DiskError, R>): Effect.E
   Effect.catchIf(effect, isNotFound, () => Effect.succeed(undefined))
 
 /** `fs.realpath`: the canonical path, every symlink resolved. @category fs */
-export const realpath = (path: string): Effect.Effect<string, DiskError> => callSync("realpath", path, () => fs.realpathSync.native(path))
+export const realpath = (path: string): Effect.Effect<string, DiskError> => call("realpath", path, () => fsp.realpath(path))
 
 /** `fs.stat`: follows symlinks. @category fs */
-export const stat = (path: string): Effect.Effect<Stats, DiskError> => callSync("stat", path, () => fs.statSync(path))
+export const stat = (path: string): Effect.Effect<Stats, DiskError> => call("stat", path, () => fsp.stat(path))
 
 /** `fs.lstat`: does not follow a final symlink; a failure names `shownAs`. @category fs */
 export const lstat = (path: string, shownAs = path, dirPath?: string): Effect.Effect<Stats, DiskError> =>
-  callSync("lstat", shownAs, () => fs.lstatSync(path), dirPath)
+  call("lstat", shownAs, () => fsp.lstat(path), dirPath)
 
 /** `fs.readlink`: the raw target of a symlink. @category fs */
-export const readlink = (path: string): Effect.Effect<string, DiskError> => callSync("readlink", path, () => fs.readlinkSync(path))
+export const readlink = (path: string): Effect.Effect<string, DiskError> => call("readlink", path, () => fsp.readlink(path))
 
 /** `fs.access(path, mode)`. @category fs */
 export const access = (path: string, mode: number, shownAs = path, dirPath?: string): Effect.Effect<void, DiskError> =>
-  callSync("access", shownAs, () => fs.accessSync(path, mode), dirPath)
+  call("access", shownAs, () => fsp.access(path, mode), dirPath)
 
 /** `fs.mkdir(path, { recursive: true, mode })`: the first directory created, if any. @category fs */
 export const mkdirp = (path: string, mode = 0o777): Effect.Effect<string | undefined, DiskError> =>
@@ -154,32 +155,18 @@ export const writeSmallFile = (
     : writeFile(path, data, options)
 
 /**
- * Creates a file with `flags` (e.g. `O_CREAT | O_EXCL`) holding a few bytes, synchronously (a lock
- * file's owner line); `op` of a failure is `open` (EEXIST: it exists) or `write`.
+ * Creates a file with `flags` (e.g. `O_CREAT | O_EXCL`) holding a few bytes (a lock file's owner
+ * line, beside the file it guards: on the thread pool, see the module's comment); `op` of a failure
+ * is `open` (EEXIST: it exists) or `write`.
  * @category fs
  */
 export const createSmallFile = (path: string, flags: number, mode: number, data: string): Effect.Effect<void, DiskError> =>
-  Effect.suspend(() => {
-    let fd: number
-    try {
-      fd = fs.openSync(path, flags, mode)
-    } catch (cause) {
-      return Effect.fail(diskError("open", path, cause))
-    }
-    try {
-      fs.writeFileSync(fd, data)
-      return Effect.void
-    } catch (cause) {
-      return Effect.fail(diskError("write", path, cause))
-    } finally {
-      // A failed close has nothing left to undo: the descriptor is released either way.
-      try {
-        fs.closeSync(fd)
-      } catch {
-        // ignored
-      }
-    }
-  })
+  Effect.acquireUseRelease(
+    call("open", path, () => fsp.open(path, flags, mode)),
+    (handle) => call("write", path, () => handle.writeFile(data)),
+    // A failed close has nothing left to undo: the descriptor is released either way.
+    (handle) => Effect.tryPromise(() => handle.close()).pipe(Effect.ignore)
+  )
 
 /**
  * Opens a file for the span of the scope (closed when it ends). `op`: what a failure says was

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import * as fs from "node:fs"
+import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
@@ -35,15 +35,8 @@ export const containingRoot = (workspace: WorkspaceService, abs: string): string
 export const searchRoots = (roots: ReadonlyArray<string>): ReadonlyArray<string> =>
   roots.filter((root) => !roots.some((other) => other !== root && root.startsWith(other.endsWith(path.sep) ? other : other + path.sep)))
 
-/** The path's stats, or undefined (a synchronous stat: see disk/disk.ts on metadata calls). */
-const statOf = (abs: string) =>
-  Effect.sync(() => {
-    try {
-      return fs.statSync(abs, { throwIfNoEntry: false })
-    } catch {
-      return undefined
-    }
-  })
+/** The path's stats, or undefined (on the thread pool: the path is the model's, see disk/disk.ts). */
+const statOf = (abs: string) => Effect.promise(() => fs.stat(abs).catch(() => undefined))
 
 const notFound = (abs: string) =>
   new SearchPathNotFound({
