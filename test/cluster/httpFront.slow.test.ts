@@ -10,6 +10,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { runCli } from "../support/cli.js"
 import { startRunner } from "../support/cluster.js"
@@ -160,6 +161,60 @@ describe("serve --http --cluster: the HTTP door as a cluster front", () => {
         assert.notStrictEqual(edit.isError, true, `${s.file}: ${allText(edit)}`)
       }
       assert.include(textOf(yield* call(changed.client, "read_file", { file_path: `${changed.file}.txt` })), "changed behind")
+    }).pipe(Effect.scoped), 300_000)
+
+  it.live("approvals travel back through the front to the client whose call asked (elicitation)", () =>
+    Effect.gen(function*() {
+      const pg = yield* startPostgres()
+      const root = yield* tempDir("tw-front-approve-root-")
+      const stateDir = yield* tempDir("tw-front-approve-state-")
+      yield* startRunner({ sqlUrl: pg.url, root, stateDir, extraArgs: ["--approval", "default"] })
+      const door = yield* startHttpDoor(["--cluster", "--sql", pg.url])
+      const asked: Array<string> = []
+      // Each client answers its own way: allow, allow with its own text (an amendment), deny.
+      const connect = (answer: "allow" | "amend" | "deny") =>
+        Effect.tap(connectHttp(door.url, { capabilities: { elicitation: {} } }), ({ client }) =>
+          Effect.sync(() =>
+            client.setRequestHandler(ElicitRequestSchema, (request) => {
+              asked.push(`${answer}: ${request.params.message}`)
+              if (answer === "deny") return { action: "decline" }
+              return { action: "accept", content: answer === "amend" ? { decision: "proceed_once", new_string: "amended by a person" } : { decision: "proceed_once" } }
+            })
+          ))
+      for (const name of ["allow", "amend", "deny", "mute"]) fs.writeFileSync(path.join(root, `${name}.txt`), `proposal for ${name}\n`)
+      const allow = (yield* connect("allow")).client
+      const amend = (yield* connect("amend")).client
+      const deny = (yield* connect("deny")).client
+      // A client without elicitation: nobody can be asked, as with `serve` itself.
+      const mute = (yield* connectHttp(door.url)).client
+      const editOf = (client: Client, name: string) =>
+        Effect.gen(function*() {
+          assert.include(allText(yield* call(client, "read_file", { file_path: `${name}.txt` })), `proposal for ${name}`)
+          return yield* call(client, "edit", { file_path: `${name}.txt`, old_string: `proposal for ${name}`, new_string: `edited by ${name}` })
+        })
+      const [allowed, amended, denied, unasked] = yield* Effect.all(
+        [editOf(allow, "allow"), editOf(amend, "amend"), editOf(deny, "deny"), editOf(mute, "mute")],
+        { concurrency: 4 }
+      )
+      const onDisk = (name: string) => fs.readFileSync(path.join(root, `${name}.txt`), "utf8")
+      assert.notStrictEqual(allowed.isError, true, allText(allowed))
+      assert.strictEqual(onDisk("allow"), "edited by allow\n")
+      assert.notStrictEqual(amended.isError, true, allText(amended))
+      assert.strictEqual(onDisk("amend"), "amended by a person\n")
+      assert.include(allText(amended), "The user modified")
+      assert.isTrue(denied.isError)
+      assert.strictEqual(denied._meta?.["toolwright/cancelled"], true, allText(denied))
+      assert.strictEqual(onDisk("deny"), "proposal for deny\n")
+      assert.isTrue(unasked.isError)
+      assert.include(allText(unasked), "cannot ask for approval")
+      assert.strictEqual(onDisk("mute"), "proposal for mute\n")
+      // Each question went to the client whose call asked it, and only to it.
+      assert.strictEqual(asked.length, 3, asked.join("\n"))
+      for (const name of ["allow", "amend", "deny"]) {
+        const mine = asked.filter((line) => line.startsWith(`${name}:`))
+        assert.strictEqual(mine.length, 1, asked.join("\n"))
+        assert.include(mine[0]!, `${name}.txt`)
+      }
     }).pipe(Effect.scoped), 300_000)
 
   it.live("start errors: --cluster without a database is a usage error; an unreachable one fails the start", () =>
