@@ -11,9 +11,7 @@ import * as nodePath from "node:path"
 import * as Effect from "effect/Effect"
 import { stat } from "../disk/index.js"
 import { OutputStore, type PersistedOutput } from "../output/index.js"
-// floors: start-up — the todo list's store and texts, not the plan room's tools
-import { todoStoreFor } from "../plan/todoStore.js"
-// floors: start-up — likewise
+// floors: start-up — the todo list's texts, not the plan room's tools (its store loads on resume)
 import { hasUnfinished, TODOS_RESUMED, todosResumedText } from "../plan/todos.js"
 import { Registry } from "../registry/index.js"
 import { Session, SessionEvents, type SessionExtras, type SessionRecord, type StoredOutput, Workspace } from "../session/index.js"
@@ -81,6 +79,8 @@ export const sessionExtras: SessionExtras<Registry.ToolRegistry | SessionEvents 
       const carried = (record.reminders ?? []).filter((text) => !text.startsWith(TODOS_RESUMED))
       for (const [i, text] of carried.entries()) yield* events.remind(`resumed-${i}`, text)
       yield* restoreOutputs(record, workspace.stateDir, yield* OutputStore)
+      // loaded only here, when a session resumes: a new session's start loads no plan store
+      const { todoStoreFor } = yield* Effect.promise(() => import("../plan/todoStore.js"))
       const todos = yield* (yield* todoStoreFor(workspace, (yield* Session).id)).read
       if (hasUnfinished(todos)) yield* events.remind("todos-resumed", todosResumedText(todos))
     }),
