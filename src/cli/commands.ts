@@ -297,8 +297,8 @@ const runner = Command.make("runner", {
     Flag.withDescription("Approval mode of the sessions (default yolo, like serve): approvals are not routed through the cluster yet, so a call that needs one is refused."),
     Flag.withDefault("yolo")
   ),
-  "idle-minutes": Flag.Int("idle-minutes").pipe(
-    Flag.withDescription("Minutes a session without messages and without running background shells stays resident (default 10)."),
+  "idle-minutes": Flag.Finite("idle-minutes").pipe(
+    Flag.withDescription("Minutes a session without messages and without running background shells stays resident (default 10; fractions allowed, e.g. 0.5)."),
     Flag.withDefault(10)
   )
 }, Effect.fn("cli.runner")(function*(flags) {
