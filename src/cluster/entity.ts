@@ -22,7 +22,7 @@ import { toCallToolResult } from "../serve/index.js"
 import { BackgroundShells } from "../shell/index.js"
 import { toMcp } from "../tool/index.js"
 import { Workspace } from "../session/index.js"
-import { clusterDir, readInflight, type RunningShell, readMarker, writeInflight, writeMarker } from "./marker.js"
+import { clusterDir, openInflight, readInflight, type RunningShell, readMarker, writeMarker } from "./marker.js"
 import { lostBatch, SessionUnavailable, storeNameOf, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 
 /** How a runner builds the sessions it hosts. @category models */
@@ -84,6 +84,7 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
       // message whose runner vanished, and such a replay must not run a second time.
       const unfinished = yield* readInflight(stateDir, address.entityId)
       const journal = yield* clusterDir(stateDir).pipe(Effect.orDie)
+      const inflight = yield* openInflight(journal, address.entityId).pipe(Scope.provide(scope))
       const notice = yield* Ref.make(
         previous !== undefined && previous.runner !== runner && previous.shells.length > 0
           ? movedNotice(previous.runner, runner, previous.shells)
@@ -122,9 +123,9 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
           return { results: lostBatch(address.entityId, payload.calls, why), runner } satisfies WireBatch
         }
         // Recorded before the batch runs and cleared only when it completes: interrupted or killed, it stays.
-        yield* writeInflight(journal, address.entityId, requestId)
+        yield* inflight.set(requestId)
         const batch = yield* scheduler.runBatch(payload.calls)
-        yield* writeInflight(journal, address.entityId, undefined)
+        yield* inflight.set(undefined)
         yield* syncShells
         const results = batch.results.map((result, i) => ({
           callId: payload.calls[i]?.callId ?? result.callId,

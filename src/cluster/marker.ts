@@ -5,10 +5,13 @@
  *
  * @since 0.3.0
  */
+import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { ifExists, readText, remove, writeFile, writeFileAtomic } from "../disk/index.js"
+import type * as Scope from "effect/Scope"
+import { diskError, ifExists, open, readText, writeFileAtomic } from "../disk/index.js"
 import { ensureStateSubdir } from "../session/index.js"
 
 /** A shell that was running. @category models */
@@ -52,33 +55,58 @@ export const writeMarker = (stateDir: string, sessionId: string, marker: RunnerM
 const inflightPath = (dir: string, sessionId: string) => path.join(dir, `${encodeURIComponent(sessionId)}.inflight`)
 
 /**
- * The request id of the batch the session was running when its runner went away (written before a
- * batch runs, removed when it completes), if any. A batch that arrives again with that id is a
+ * The request id of the batch the session was running when its runner went away (recorded before
+ * a batch runs, cleared when it completes), if any. A batch that arrives again with that id is a
  * replay of a message that may already have taken effect.
  * @category accessors
  */
 export const readInflight = (stateDir: string, sessionId: string): Effect.Effect<string | undefined> =>
   Effect.gen(function*() {
     const dir = yield* ensureStateSubdir(stateDir, "cluster")
-    return yield* ifExists(readText(inflightPath(dir, sessionId)))
+    const text = yield* ifExists(readText(inflightPath(dir, sessionId)))
+    // Cleared is empty (a file of an earlier version was removed instead).
+    return text === "" ? undefined : text
   }).pipe(
     Effect.catch((e) => Effect.as(Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" is unreadable: ${e.message}`), undefined))
   )
 
+/** The session's in-flight record, open for the life of its entity. @category models */
+export interface InflightRecord {
+  /** Records (`requestId`) or clears (`undefined`) the batch in flight; a failure is logged. */
+  readonly set: (requestId: string | undefined) => Effect.Effect<void>
+}
+
 /**
- * Records (`requestId`) or clears (`undefined`) the batch in flight, in the state dir's `cluster`
- * subdirectory (`clusterDir`). Not fsynced: it must survive
- * the runner process, which the page cache does; a machine crash may lose it.
- * @category accessors
+ * Opens the session's in-flight record (`<cluster dir>/<session>.inflight`) for the scope. Each
+ * `set` is one or two synchronous calls on the open descriptor (`pwrite` + `ftruncate`, or
+ * `ftruncate` to clear): a few µs into the page cache, where opening, writing, closing and removing
+ * the file per batch took five thread-pool round trips. Not fsynced: it must survive the runner
+ * process, which the page cache does; a machine crash may lose it.
+ * @category constructors
  */
-export const writeInflight = (clusterDir: string, sessionId: string, requestId: string | undefined): Effect.Effect<void> =>
+export const openInflight = (clusterDir: string, sessionId: string): Effect.Effect<InflightRecord, never, Scope.Scope> =>
   Effect.gen(function*() {
     const file = inflightPath(clusterDir, sessionId)
-    if (requestId === undefined) yield* remove(file)
-    else yield* writeFile(file, requestId, { mode: 0o600 })
-  }).pipe(
-    Effect.catch((e) => Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" was not written: ${e.message}`))
-  )
+    // Read-write without truncating (what the last runner left is kept until the first batch) and
+    // without O_APPEND (under which Linux ignores pwrite's position).
+    const handle = yield* Effect.option(open(file, fs.constants.O_RDWR | fs.constants.O_CREAT, { mode: 0o600 }))
+    const warn = (message: string) => Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" was not written: ${message}`)
+    if (Option.isNone(handle)) {
+      return { set: () => warn(`${file} cannot be opened`) }
+    }
+    const fd = handle.value.fd
+    const set = (requestId: string | undefined) =>
+      Effect.try({
+        try: () => {
+          if (requestId === undefined) return fs.ftruncateSync(fd, 0)
+          const bytes = Buffer.from(requestId, "utf8")
+          fs.writeSync(fd, bytes, 0, bytes.length, 0)
+          fs.ftruncateSync(fd, bytes.length)
+        },
+        catch: (cause) => diskError("write", file, cause)
+      }).pipe(Effect.catch((e) => warn(e.message)))
+    return { set }
+  })
 
 /** The state dir's `cluster` subdirectory, created if missing. @category accessors */
 export const clusterDir = (stateDir: string) => ensureStateSubdir(stateDir, "cluster")
