@@ -21,7 +21,7 @@ import { Approver, Scheduler, SessionLayer } from "../run/index.js"
 import { toCallToolResult } from "../serve/index.js"
 import { BackgroundShells } from "../shell/index.js"
 import { toMcp } from "../tool/index.js"
-import { Workspace } from "../session/index.js"
+import { type SessionStoreFailed, Workspace } from "../session/index.js"
 import { clusterDir, openInflight, readInflight, type RunningShell, readMarker, writeMarker } from "./marker.js"
 import { lostBatch, SessionUnavailable, storeNameOf, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
 
@@ -53,7 +53,18 @@ const movedNotice = (from: string, to: string, shells: ReadonlyArray<RunningShel
  * The entity layer: register it on a runner (with a sharding layer below it).
  * @category layers
  */
-export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, Sharding.Sharding> =>
+export const layer = (options: RunnerSessionOptions): Layer.Layer<never, SessionStoreFailed, Sharding.Sharding> =>
+  Layer.unwrap(Effect.gen(function*() {
+    // Every session of the runner keeps its record in one SQL state (one pool), not a pool each.
+    const sqlUrl = options.sqlUrl
+    const shared = sqlUrl === undefined || options.sqlState !== undefined ? undefined : yield* Effect.flatMap(
+      Effect.promise(() => import("../run/sqlState.js")),
+      (m) => m.sqlState(sqlUrl)
+    )
+    return entityLayer(shared === undefined ? options : { ...options, sqlState: shared })
+  }))
+
+const entityLayer = (options: RunnerSessionOptions): Layer.Layer<never, never, Sharding.Sharding> =>
   ToolSession.toLayer(
     Effect.gen(function*() {
       const address = yield* Entity.CurrentAddress
