@@ -66,10 +66,11 @@ export const make = (options: { readonly unmountedGroupWait?: Duration.Input | u
         // The registry unreachable: keep waiting as the cluster does, it retries the message.
         Effect.orElseSucceed(() => true)
       )
-    // A message for a shard no runner holds is retried by the cluster for ever. The watch costs
-    // nothing while the message gets an answer within `wait`; after that it checks that some runner
-    // mounts the group, and again every `wait`. Before any runner answered, no runner means the call
-    // never ran; a runner of the group that went away while it ran is the cluster's lost-runner case.
+    // A message for a shard no runner holds is retried by the cluster for ever. The watch is a
+    // timer while the message gets an answer within `wait`; after that it checks that some runner
+    // mounts the group, and again every `wait`. At the first check no runner means the call never
+    // ran (session_unavailable); later, the group's runners went away while it waited or ran
+    // (session_runner_lost: whether it took effect is unknown).
     const watch = <A>(sessionId: string, onGone: Effect.Effect<A, SessionUnavailable>) => {
       const group = workspaceGroupOf(sessionId)
       return Effect.gen(function*() {

@@ -1,7 +1,7 @@
 /**
  * A runner process: it hosts `ToolSession` entities for the shards it holds, talks to the other
  * runners and fronts over sockets, and keeps the cluster's membership and shard locks in
- * PostgreSQL (advisory locks). `toolwright runner --sql URL` runs {@link layer}.
+ * PostgreSQL (shard locks as rows). `toolwright runner --sql URL` runs {@link layer}.
  *
  * @since 0.3.0
  */
