@@ -60,12 +60,17 @@ export const make = (options: { readonly unmountedGroupWait?: Duration.Input | u
     const clientFor = yield* ToolSession.client
     const runners = yield* RunnerStorage.RunnerStorage
     const wait = options.unmountedGroupWait ?? DEFAULT_UNMOUNTED_GROUP_WAIT
-    const mounted = (group: string) =>
+    // The groups of the healthy runners, read at most once a second however many calls wait.
+    const online = yield* Effect.cachedWithTTL(
       runners.getRunners.pipe(
-        Effect.map((list) => list.some(([runner, healthy]) => healthy && runner.groups.includes(group))),
-        // The registry unreachable: keep waiting as the cluster does, it retries the message.
-        Effect.orElseSucceed(() => true)
-      )
+        Effect.map((list) => new Set(list.flatMap(([runner, healthy]) => healthy ? runner.groups : []))),
+        Effect.option
+      ),
+      Duration.seconds(1)
+    )
+    const mounted = (group: string) =>
+      // The registry unreachable: keep waiting as the cluster does, it retries the message.
+      Effect.map(online, (groups) => Option.isNone(groups) || groups.value.has(group))
     // A message for a shard no runner holds is retried by the cluster for ever. The watch is a
     // timer while the message gets an answer within `wait`; after that it checks that some runner
     // mounts the group, and again every `wait`. At the first check no runner means the call never
