@@ -13,6 +13,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import { RunnerStorage, ShardingConfig, SqlMessageStorage, SqlRunnerStorage } from "effect/cluster"
 import { lostBatch, SessionUnavailable, ToolSession, type WireBatch, type WireCall, workspaceGroupOf } from "./protocol.js"
 import { sqlLayer } from "./runner.js"
@@ -68,21 +69,27 @@ export const make = (options: { readonly unmountedGroupWait?: Duration.Input | u
       ),
       Duration.seconds(1)
     )
+    // The groups some runner has answered for through this front: a call of such a group that then
+    // finds no runner may have reached one that went away (session_runner_lost, not "cannot start").
+    const answered = yield* Ref.make<ReadonlySet<string>>(new Set())
+    const sawAnswer = (group: string) =>
+      Effect.flatMap(Ref.get(answered), (seen) => seen.has(group) ? Effect.void : Ref.set(answered, new Set([...seen, group])))
     const mounted = (group: string) =>
       // The registry unreachable: keep waiting as the cluster does, it retries the message.
       Effect.map(online, (groups) => Option.isNone(groups) || groups.value.has(group))
     // A message for a shard no runner holds is retried by the cluster for ever. The watch is a
     // timer while the message gets an answer within `wait`; after that it checks that some runner
-    // mounts the group, and again every `wait`. At the first check no runner means the call never
-    // ran (session_unavailable); later, the group's runners went away while it waited or ran
-    // (session_runner_lost: whether it took effect is unknown).
+    // mounts the group, and again every `wait`. No runner at the first check, for a group that no
+    // runner has answered for through this front, means the call never ran (session_unavailable);
+    // otherwise the group's runners went away while it waited or ran (`onGone`: whether it took
+    // effect is unknown).
     const watch = <A>(sessionId: string, onGone: Effect.Effect<A, SessionUnavailable>) => {
       const group = workspaceGroupOf(sessionId)
       return Effect.gen(function*() {
         for (let round = 0;; round++) {
           yield* Effect.sleep(wait)
           if (yield* mounted(group)) continue
-          if (round === 0) return yield* unmounted(sessionId, group)
+          if (round === 0 && !(yield* Ref.get(answered)).has(group)) return yield* unmounted(sessionId, group)
           return yield* onGone
         }
       })
@@ -100,6 +107,7 @@ export const make = (options: { readonly unmountedGroupWait?: Duration.Input | u
           const why = `stopped or could not be reached while this call ran (${Cause.pretty(cause).split("\n")[0]})`
           return Effect.succeed({ results: lostBatch(sessionId, calls, why), runner: "" } satisfies WireBatch)
         }),
+        Effect.tap((batch) => batch.runner === "" ? Effect.void : sawAnswer(workspaceGroupOf(sessionId))),
         Effect.raceFirst(watch(sessionId, gone))
       )
     })
