@@ -8,7 +8,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Fiber, Layer } from "effect"
 import { ClusterFront, Front, type WireBatch } from "../../src/cluster/index.js"
 import { startRunner } from "../support/cluster.js"
 import { startPostgres } from "../support/postgres.js"
@@ -118,5 +118,23 @@ describe("session residency and placement", () => {
       }
       const listing = yield* Effect.flip(front.listTools("s1@gamma"))
       assert.strictEqual(listing.code, "session_unavailable")
+    }).pipe(Effect.scoped), 180_000)
+
+  it.live("a call whose group's only runner stops while it runs comes back session_runner_lost, not a hang", () =>
+    Effect.gen(function*() {
+      const { front, pg, root, stateDir } = yield* world({ unmountedGroupWait: "3 seconds" })
+      const alpha = yield* startRunner({ sqlUrl: pg.url, root, stateDir, groups: ["alpha"] })
+      fs.writeFileSync(path.join(root, "f.txt"), "shared\n")
+      ok(yield* call(front, "long@alpha", "read_file", { file_path: "f.txt" }))
+      const running = yield* Effect.forkChild(call(front, "long@alpha", "run_shell_command", {
+        command: "for i in $(seq 120); do echo tick $i; sleep 1; done"
+      }))
+      yield* Effect.sleep("2 seconds")
+      yield* alpha.stop("SIGTERM")
+      const lost = resultOf(yield* Fiber.join(running))
+      assert.strictEqual(errorType(lost), "session_runner_lost", textOf(lost))
+      // The front's watch answered: the cluster alone would retry the message until an alpha runner returns.
+      assert.include(textOf(lost), 'no runner mounts workspace group "alpha" now')
+      assert.include(textOf(lost), "Whether the call took effect is unknown")
     }).pipe(Effect.scoped), 180_000)
 })
