@@ -1,9 +1,11 @@
 // Sessions as cluster entities (issue 17): the per-call overhead of going through a front and a
 // runner process (PostgreSQL membership, socket transport) against the same call on a session in
 // this process, the same through the HTTP front (`serve --http --cluster`) against `serve --http`,
-// and calls/s of the mixed round (read_file, edit, grep_search, glob, a short
-// command) in N sessions at once through one runner and through two.
-import { spawn } from "node:child_process"
+// calls/s of the mixed round (read_file, edit, grep_search, glob, a short command) in N sessions at
+// once through one runner and through two, and the heap per idle session on a runner (one built in
+// this process, workspace group `heap`) whose sessions keep their record in PostgreSQL. Runner
+// processes start from the measured build's bin/ (TOOLWRIGHT_BENCH_DIST).
+import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -22,7 +24,7 @@ const percentile = (xs, p) => {
 const startRunner = async (url, root, state) => {
   const port = await freePort()
   const child = spawn(process.execPath, [
-    path.join(repoRoot, "bin", "toolwright.js"), "runner", "--sql", url, "--host", "127.0.0.1", "--port", String(port),
+    path.join(distDir, "..", "bin", "toolwright.js"), "runner", "--sql", url, "--host", "127.0.0.1", "--port", String(port),
     "--root", root, "--state-dir", state
   ], { cwd: root, stdio: ["ignore", "ignore", "pipe"] })
   let err = ""
@@ -86,12 +88,25 @@ const workspace = (n) => {
   return root
 }
 
+// Open connections to the bench's PostgreSQL (psql of the same installation), if psql is found.
+const pgConnections = (url) => {
+  const base = "/usr/lib/postgresql"
+  const major = fs.existsSync(base) ? fs.readdirSync(base).find((d) => fs.existsSync(path.join(base, d, "bin", "psql"))) : undefined
+  if (major === undefined) return undefined
+  try {
+    return Number(execFileSync(path.join(base, major, "bin", "psql"), [url, "-At", "-c", "select count(*) from pg_stat_activity where backend_type = 'client backend'"], { encoding: "utf8" }).trim()) - 1
+  } catch {
+    return undefined
+  }
+}
+
 export const run = async ({ smoke }) => {
   const tw = await import(path.join(distDir, "index.js"))
   const cluster = await import(path.join(distDir, "cluster", "index.js"))
   const { Effect, Layer, ManagedRuntime } = await import("effect")
-  const sessions = smoke ? 2 : 10
-  const rounds = smoke ? 1 : 4
+  const sessions = smoke ? 2 : Number(process.env.TOOLWRIGHT_CLUSTER_SESSIONS ?? 20)
+  const rounds = smoke ? 1 : 3
+  const idleSessions = smoke ? 5 : 100
   const calls = smoke ? 20 : 300
   const root = workspace(sessions * 2)
   const state = tempDir("twbench-cluster-state-")
@@ -225,6 +240,37 @@ export const run = async ({ smoke }) => {
       note: `failed calls: ${one.errors.length} (1 runner), ${two.errors.length} (2 runners)${[...one.errors, ...two.errors].slice(0, 2).map((e) => `; ${e}`).join("")}`
     })
     console.error("cluster bench: measured")
+
+    // Heap per idle session on a runner in this process (group `heap`, so only it hosts them).
+    const heapPort = await freePort()
+    const heapState = tempDir("twbench-cluster-heap-")
+    const heapRunner = ManagedRuntime.make(cluster.Runner.layer({
+      sqlUrl: pg.url, roots: [root], stateDir: heapState, mode: "yolo", host: "127.0.0.1", port: heapPort, groups: ["heap"]
+    }))
+    await heapRunner.runPromise(Effect.void)
+    await call("warm@heap", "hw", "read_file", { file_path: "small.txt" })
+    const settle = async () => {
+      for (let i = 0; i < 3; i++) (globalThis.gc?.(), await new Promise((r) => setTimeout(r, 200)))
+      return process.memoryUsage().heapUsed
+    }
+    const connections = pgConnections(pg.url)
+    const heap0 = await settle()
+    const t0 = performance.now()
+    for (let i = 0; i < idleSessions; i += 10) {
+      await Promise.all(Array.from({ length: Math.min(10, idleSessions - i) }, (_, j) => call(`h${i + j}@heap`, `h${i + j}`, "read_file", { file_path: "small.txt" })))
+    }
+    const openMs = performance.now() - t0
+    const heap1 = await settle()
+    const connectionsAfter = pgConnections(pg.url)
+    rows.push({
+      scenario: "cluster: heap per idle session on a runner (SQL store), after one read_file each",
+      size: `${idleSessions} sessions`, ours: (heap1 - heap0) / idleSessions / 1024, limit: NaN, unit: "KiB/session", limitName: "—", ratio: NaN,
+      note: `front and runner in one process, heap after GC; opening them took ${(openMs / idleSessions).toFixed(0)} ms/session (10 at a time)` +
+        (connections !== undefined ? `; PostgreSQL connections ${connections} → ${connectionsAfter}` : "") + (globalThis.gc ? "" : "; no --expose-gc")
+    })
+    await heapRunner.dispose()
+    fs.rmSync(heapState, { recursive: true, force: true })
+    console.error("cluster bench: heap measured")
     await front.dispose()
     console.error("cluster bench: front closed")
   } finally {

@@ -315,8 +315,8 @@ const runner = Command.make("runner", {
     Flag.withDescription("Seconds a call waits for the front's answer to its approval before it is cancelled (default 300)."),
     Flag.withDefault(300)
   ),
-  "idle-minutes": Flag.Int("idle-minutes").pipe(
-    Flag.withDescription("Minutes a session without messages and without running background shells stays resident (default 10)."),
+  "idle-minutes": Flag.Finite("idle-minutes").pipe(
+    Flag.withDescription("Minutes a session without messages and without running background shells stays resident (default 10; fractions allowed, e.g. 0.5)."),
     Flag.withDefault(10)
   )
 }, Effect.fn("cli.runner")(function*(flags) {

@@ -31,8 +31,8 @@ import { announcementOf, readOutputPage, toCallToolResult, withOutputLinks } fro
 import { OutputStore } from "../output/index.js"
 import { BackgroundShells } from "../shell/index.js"
 import { toMcp } from "../tool/index.js"
-import { Workspace } from "../session/index.js"
-import { clusterDir, readInflight, type RunningShell, readMarker, writeInflight, writeMarker } from "./marker.js"
+import { type SessionStoreFailed, Workspace } from "../session/index.js"
+import { clusterDir, openInflight, readInflight, type RunningShell, readMarker, writeMarker } from "./marker.js"
 import { fromOutcomeWire } from "./approval.js"
 import { type BatchAsk, BatchApprover, DEFAULT_APPROVAL_WAIT, makeBatches, routingApprover } from "./pending.js"
 import { lostBatch, OutputUnreadable, SessionUnavailable, storeNameOf, ToolSession, type WireBatch, type WireCall } from "./protocol.js"
@@ -70,7 +70,18 @@ const movedNotice = (from: string, to: string, shells: ReadonlyArray<RunningShel
  * The entity layer: register it on a runner (with a sharding layer below it).
  * @category layers
  */
-export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, Sharding.Sharding> =>
+export const layer = (options: RunnerSessionOptions): Layer.Layer<never, SessionStoreFailed, Sharding.Sharding> =>
+  Layer.unwrap(Effect.gen(function*() {
+    // Every session of the runner keeps its record in one SQL state (one pool), not a pool each.
+    const sqlUrl = options.sqlUrl
+    const shared = sqlUrl === undefined || options.sqlState !== undefined ? undefined : yield* Effect.flatMap(
+      Effect.promise(() => import("../run/sqlState.js")),
+      (m) => m.sqlState(sqlUrl)
+    )
+    return entityLayer(shared === undefined ? options : { ...options, sqlState: shared })
+  }))
+
+const entityLayer = (options: RunnerSessionOptions): Layer.Layer<never, never, Sharding.Sharding> =>
   ToolSession.toLayer(
     Effect.gen(function*() {
       const address = yield* Entity.CurrentAddress
@@ -109,12 +120,11 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, never, 
       const unfinished = yield* readInflight(stateDir, address.entityId)
       const journal = yield* clusterDir(stateDir).pipe(Effect.orDie)
       // The batches running here (batches of a session run concurrently), recorded one write at a time.
+      const journalFile = yield* openInflight(journal, address.entityId).pipe(Scope.provide(scope))
       const inflight = yield* Ref.make<ReadonlySet<string>>(new Set())
       const journalLock = yield* Semaphore.make(1)
       const record = (change: (ids: ReadonlySet<string>) => ReadonlySet<string>) =>
-        journalLock.withPermits(1)(
-          Effect.flatMap(Ref.updateAndGet(inflight, change), (ids) => writeInflight(journal, address.entityId, ids))
-        )
+        journalLock.withPermits(1)(Effect.flatMap(Ref.updateAndGet(inflight, change), journalFile.set))
       const batches = yield* makeBatches(address.entityId, options.approvalWait ?? DEFAULT_APPROVAL_WAIT, scope)
       const notice = yield* Ref.make(
         previous !== undefined && previous.runner !== runner && previous.shells.length > 0

@@ -5,10 +5,13 @@
  *
  * @since 0.3.0
  */
+import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { ifExists, readText, remove, writeFile, writeFileAtomic } from "../disk/index.js"
+import type * as Scope from "effect/Scope"
+import { diskError, ifExists, open, readText, writeFileAtomic } from "../disk/index.js"
 import { ensureStateSubdir } from "../session/index.js"
 
 /** A shell that was running. @category models */
@@ -61,25 +64,49 @@ export const readInflight = (stateDir: string, sessionId: string): Effect.Effect
   Effect.gen(function*() {
     const dir = yield* ensureStateSubdir(stateDir, "cluster")
     const text = yield* ifExists(readText(inflightPath(dir, sessionId)))
+    // Cleared is empty (a file of an earlier version was removed instead).
     return new Set((text ?? "").split("\n").filter((id) => id.length > 0))
   }).pipe(
     Effect.catch((e) => Effect.as(Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" is unreadable: ${e.message}`), new Set<string>()))
   )
 
+/** The session's in-flight record, open for the life of its entity. @category models */
+export interface InflightRecord {
+  /** Records the batches in flight (one request id per line; none clears it); a failure is logged. */
+  readonly set: (requestIds: ReadonlySet<string>) => Effect.Effect<void>
+}
+
 /**
- * Records the batches in flight (`requestIds`; none removes the record), in the state dir's
- * `cluster` subdirectory (`clusterDir`). Not fsynced: it must survive the runner process, which
- * the page cache does; a machine crash may lose it.
- * @category accessors
+ * Opens the session's in-flight record (`<cluster dir>/<session>.inflight`) for the scope. Each
+ * `set` is one or two synchronous calls on the open descriptor (`pwrite` + `ftruncate`, or
+ * `ftruncate` to clear): a few µs into the page cache, where opening, writing, closing and removing
+ * the file per batch took five thread-pool round trips. Not fsynced: it must survive the runner
+ * process, which the page cache does; a machine crash may lose it.
+ * @category constructors
  */
-export const writeInflight = (clusterDir: string, sessionId: string, requestIds: ReadonlySet<string>): Effect.Effect<void> =>
+export const openInflight = (clusterDir: string, sessionId: string): Effect.Effect<InflightRecord, never, Scope.Scope> =>
   Effect.gen(function*() {
     const file = inflightPath(clusterDir, sessionId)
-    if (requestIds.size === 0) yield* remove(file)
-    else yield* writeFile(file, [...requestIds].join("\n"), { mode: 0o600 })
-  }).pipe(
-    Effect.catch((e) => Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" was not written: ${e.message}`))
-  )
+    // Read-write without truncating (what the last runner left is kept until the first batch) and
+    // without O_APPEND (under which Linux ignores pwrite's position).
+    const handle = yield* Effect.option(open(file, fs.constants.O_RDWR | fs.constants.O_CREAT, { mode: 0o600 }))
+    const warn = (message: string) => Effect.logWarning(`toolwright: the in-flight record of "${sessionId}" was not written: ${message}`)
+    if (Option.isNone(handle)) {
+      return { set: () => warn(`${file} cannot be opened`) }
+    }
+    const fd = handle.value.fd
+    const set = (requestIds: ReadonlySet<string>) =>
+      Effect.try({
+        try: () => {
+          if (requestIds.size === 0) return fs.ftruncateSync(fd, 0)
+          const bytes = Buffer.from([...requestIds].join("\n"), "utf8")
+          fs.writeSync(fd, bytes, 0, bytes.length, 0)
+          fs.ftruncateSync(fd, bytes.length)
+        },
+        catch: (cause) => diskError("write", file, cause)
+      }).pipe(Effect.catch((e) => warn(e.message)))
+    return { set }
+  })
 
 /** The state dir's `cluster` subdirectory, created if missing. @category accessors */
 export const clusterDir = (stateDir: string) => ensureStateSubdir(stateDir, "cluster")

@@ -1,7 +1,7 @@
 /**
  * A runner process: it hosts `ToolSession` entities for the shards it holds, talks to the other
  * runners and fronts over sockets, and keeps the cluster's membership and shard locks in
- * PostgreSQL (advisory locks). `toolwright runner --sql URL` runs {@link layer}.
+ * PostgreSQL (shard locks as rows). `toolwright runner --sql URL` runs {@link layer}.
  *
  * @since 0.3.0
  */
@@ -58,6 +58,10 @@ export const layer = (options: RunnerOptions) => {
           : Option.none(),
         availableShardGroups: groups,
         assignedShardGroups: groups,
+        // Shard locks as rows keyed by shard id ("alpha:12"), not PostgreSQL advisory locks: those
+        // are numbered by the group's place in this runner's own group list, so runners of
+        // different groups would take the same lock numbers and exclude each other.
+        shardLockDisableAdvisory: true,
         ...(options.shardLockExpiration !== undefined ? { shardLockExpiration: options.shardLockExpiration } : {})
       }
     })),

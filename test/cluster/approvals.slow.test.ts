@@ -62,7 +62,7 @@ class World extends Context.Service<World, {
         extraArgs: ["--approval", "default", "--approval-wait-seconds", String(APPROVAL_WAIT_SECONDS)]
       })
       const sharding = yield* Layer.build(Front.clientLayer({ sqlUrl: pg.url }))
-      const front = yield* Effect.provide(Front.make, sharding)
+      const front = yield* Effect.provide(Front.make(), sharding)
       const clientFor = yield* Effect.provide(ToolSession.client, sharding)
       // The runner takes its shards within seconds of joining.
       for (let i = 0; ; i++) {
