@@ -29,8 +29,11 @@ import { ToolRegistry, wrapSystemReminder } from "../registry/index.js"
 import { Scheduler, SessionLayer } from "../run/index.js"
 import { announcementOf, readOutputPage, toCallToolResult, withOutputLinks } from "../serve/index.js"
 import { OutputStore } from "../output/index.js"
+import { makeLaunchGate } from "../process/index.js"
 import { BackgroundShells } from "../shell/index.js"
 import { toMcp } from "../tool/index.js"
+// floors: start-up — the converter alone (its workers start on the first conversion)
+import { makeHtmlConverter } from "../web/converter.js"
 import { type SessionStoreFailed, Workspace } from "../session/index.js"
 import { clusterDir, openInflight, readInflight, type RunningShell, readMarker, writeMarker } from "./marker.js"
 import { fromOutcomeWire } from "./approval.js"
@@ -78,7 +81,11 @@ export const layer = (options: RunnerSessionOptions): Layer.Layer<never, Session
       Effect.promise(() => import("../run/sqlState.js")),
       (m) => m.sqlState(sqlUrl)
     )
-    return entityLayer(shared === undefined ? options : { ...options, sqlState: shared })
+    // Likewise one launch gate (at most K process launches at once on this runner's one JS thread)
+    // and one HTML converter (at most 2 worker threads) for every session the runner hosts.
+    const launchGate = options.launchGate ?? makeLaunchGate()
+    const htmlConverter = options.htmlConverter ?? (yield* makeHtmlConverter())
+    return entityLayer({ ...options, launchGate, htmlConverter, ...(shared === undefined ? {} : { sqlState: shared }) })
   }))
 
 const entityLayer = (options: RunnerSessionOptions): Layer.Layer<never, never, Sharding.Sharding> =>
