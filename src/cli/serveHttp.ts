@@ -90,7 +90,8 @@ export const serveOverHttp = (
       InvalidListenAddress: refuseToStart,
       TokenRequired: refuseToStart,
       TokenUnavailable: refuseToStart,
-      ListenFailed: refuseToStart
+      ListenFailed: refuseToStart,
+      ClusterUnreachable: refuseToStart
     })
   )
 
