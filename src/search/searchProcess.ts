@@ -38,6 +38,8 @@ export interface RunOptions {
   readonly onStderrLine?: (line: Buffer) => boolean
   /** Aborting it kills the process and ends the run at once (not when the process is reaped), with `aborted` set and no exit code. */
   readonly signal?: AbortSignal
+  /** Told the process id once the process is started (the grep size watch looks at its open files). */
+  readonly onSpawn?: (pid: number) => void
 }
 
 const STDERR_LIMIT = 64 * 1024
@@ -115,6 +117,7 @@ export const runProcess = (
       env: options.env ?? process.env,
       stdio: ["ignore", "pipe", "pipe"]
     })
+    if (child.pid !== undefined) options.onSpawn?.(child.pid)
     const abort = () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
     }
