@@ -1,0 +1,96 @@
+/**
+ * The size watch of the ripgrep backend (src/search/grep/sizeWatch.ts): which open files of a
+ * process it sees, on real processes holding real (sparse) files open.
+ */
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { afterAll } from "vitest"
+import { MAX_SEARCH_FILE_BYTES } from "../../src/search/constants.js"
+import { ripgrepBackend } from "../../src/search/grep/ripgrep.js"
+import { canWatchOpenFiles, openFileOverCap } from "../../src/search/grep/sizeWatch.js"
+
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "toolwright-size-watch-")))
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+
+/** A sparse file of `size` bytes (nothing written). */
+const sparse = (name: string, size: number): string => {
+  const file = path.join(root, name)
+  fs.writeFileSync(file, "")
+  fs.truncateSync(file, size)
+  return file
+}
+
+/** A process with `file` as its standard input, until the scope ends; `wrapped`: under a shell that does not exec it. */
+const holding = (file: string, wrapped = false) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const child = wrapped
+        ? spawn("sh", ["-c", `sleep 30 < '${file}'; true`], { stdio: "ignore" })
+        : spawn("sleep", ["30"], { stdio: [fs.openSync(file, "r"), "ignore", "ignore"] })
+      return child
+    }),
+    (child) => Effect.sync(() => child.kill("SIGKILL"))
+  )
+
+/** Asks until `probe` answers something other than undefined (a wrapped child needs a moment to start), at most ~5 s. */
+const settle = (probe: () => string | undefined) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 100; i++) {
+      const found = probe()
+      if (found !== undefined) return found
+      yield* Effect.sleep("50 millis")
+    }
+    return undefined
+  })
+
+describe("grep size watch", () => {
+  it("is available on Linux", () => {
+    assert.strictEqual(canWatchOpenFiles(), process.platform === "linux")
+  })
+
+  it.live("sees a file over the cap held open by a process, or by its child under a shell that does not exec", () =>
+    Effect.gen(function*() {
+      if (!canWatchOpenFiles()) return
+      const big = sparse("big.bin", MAX_SEARCH_FILE_BYTES + 1)
+      const atCap = sparse("at-cap.bin", MAX_SEARCH_FILE_BYTES)
+      const direct = yield* holding(big)
+      assert.strictEqual(yield* settle(() => openFileOverCap(direct.pid!)), big)
+      const wrapped = yield* holding(big, true)
+      assert.strictEqual(yield* settle(() => openFileOverCap(wrapped.pid!)), big)
+      // a file of exactly the cap is searched (ripgrep's --max-filesize skips only larger ones)
+      const small = yield* holding(atCap)
+      yield* Effect.sleep("200 millis")
+      assert.isUndefined(openFileOverCap(small.pid!))
+      // a process that has ended holds nothing
+      const ended = spawn("true")
+      yield* Effect.promise(() => new Promise((resolve) => ended.on("close", resolve)))
+      assert.isUndefined(openFileOverCap(ended.pid!))
+    }).pipe(Effect.scoped), 30_000)
+
+  // live: the watch polls on the Effect clock (a test clock would never let it look)
+  it.live("a watched search and one with --max-filesize find the same lines, before and after a file over the cap appears", () =>
+    Effect.gen(function*() {
+      const dir = fs.mkdtempSync(path.join(root, "tree-"))
+      fs.mkdirSync(path.join(dir, "src"))
+      fs.writeFileSync(path.join(dir, "src", "a.ts"), "const needle = 1\n")
+      fs.writeFileSync(path.join(dir, "b.txt"), "needle\nnone\nneedle again\n")
+      const request = { pattern: "needle", root: dir, ignore: { gitignore: true, toolwrightIgnore: true } } as const
+      const lines = (r: { readonly matches: ReadonlyArray<{ readonly path: string; readonly line: number }> }) => r.matches.map((m) => `${m.path}:${m.line}`)
+      const watched = ripgrepBackend("detect", { watch: true })
+      const capped = ripgrepBackend("detect", { watch: false })
+      const expected = ["b.txt:1", "b.txt:3", "src/a.ts:1"]
+      assert.deepStrictEqual(lines(yield* watched.search(request)), expected)
+      assert.deepStrictEqual(lines(yield* capped.search(request)), expected)
+      // 30 MiB of matching lines over the cap: ripgrep reads them (watched) or skips them (capped); neither shows them
+      fs.writeFileSync(path.join(dir, "src", "big.log"), "needle in a big log line\n".repeat(Math.ceil(30 * 1024 * 1024 / 25)))
+      for (const backend of [watched, watched, capped]) {
+        const r = yield* backend.search(request)
+        assert.deepStrictEqual(lines(r), expected)
+        assert.strictEqual(r.totalMatches, 3)
+      }
+    }), 60_000)
+})
