@@ -24,13 +24,17 @@ const sparse = (name: string, size: number): string => {
   return file
 }
 
-/** A process with `file` as its standard input, until the scope ends; `wrapped`: under a shell that does not exec it. */
+/**
+ * A process holding `file` open as its descriptor 3 (0–2, the stdio a run is given, are not
+ * looked at), until the scope ends; `wrapped`: under a shell that does not exec it.
+ */
 const holding = (file: string, wrapped = false) =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      const child = wrapped
-        ? spawn("sh", ["-c", `sleep 30 < '${file}'; true`], { stdio: "ignore" })
-        : spawn("sleep", ["30"], { stdio: [fs.openSync(file, "r"), "ignore", "ignore"] })
+      if (wrapped) return spawn("sh", ["-c", `sleep 30 3< '${file}'; true`], { stdio: "ignore" })
+      const fd = fs.openSync(file, "r")
+      const child = spawn("sleep", ["30"], { stdio: ["ignore", "ignore", "ignore", fd] })
+      fs.closeSync(fd)
       return child
     }),
     (child) => Effect.sync(() => child.kill("SIGKILL"))
