@@ -232,7 +232,7 @@ const runRg = Effect.fn("grep.ripgrep.run")(function*(
  * one (see `sizeWatch.ts`): a run stopped for one is done again with `--max-filesize`, and the
  * directory remembered.
  */
-const runCapped = Effect.fnUntraced(function*(context: SearchContext, source: string, cache: RgCache, noIgnore: boolean) {
+const runSizeGuarded = Effect.fnUntraced(function*(context: SearchContext, source: string, cache: RgCache, noIgnore: boolean) {
   const now = yield* Clock.currentTimeMillis
   const seen = cache.overCap.get(context.dir)
   const watch = cache.watch && (seen === undefined || now - seen >= cache.recheckMs)
@@ -246,7 +246,7 @@ const runCapped = Effect.fnUntraced(function*(context: SearchContext, source: st
 /** One search with the `.rgignore` files ripgrep 13 reads made harmless: `--no-ignore` when one exists at, above or below the root. */
 const runDetecting = Effect.fnUntraced(function*(context: SearchContext, source: string, cache: RgCache) {
   const noIgnore = (yield* Effect.sync(() => rgIgnoreAbove(context))) || (yield* rgIgnoreBelow(context, cache))
-  return yield* runCapped(context, source, cache, noIgnore)
+  return yield* runSizeGuarded(context, source, cache, noIgnore)
 })
 
 /** Searches with ripgrep (falling back to the JS engine for queries Rust regex cannot express). @category searching */
@@ -263,7 +263,7 @@ export const searchWithRipgrep = Effect.fn("grep.ripgrep")(function*(
     ? yield* runRg(context, emitted.source, { noIgnore: handling === "detect", watch: false })
     : handling === "detect"
     ? yield* runDetecting(context, emitted.source, cache)
-    : yield* runCapped(context, emitted.source, cache, false)
+    : yield* runSizeGuarded(context, emitted.source, cache, false)
   if (run._tag === "OverCap") return yield* Effect.die(new Error("an unwatched ripgrep run was stopped for a file over the size cap"))
   if (run._tag === "RegexRejected") return yield* searchWithJs(context, { from: "ripgrep", reason: run.reason })
   return yield* finalizeMatches(context, run.raw, { inspect: context.fileName !== undefined, visibilityChecked: true, engine: "ripgrep" })
