@@ -57,8 +57,10 @@ const bigOpenFile = (pid: number): string | undefined => {
   let fds: ReadonlyArray<string>
   try {
     fds = fs.readdirSync(dir)
-  } catch {
-    return undefined // the process is gone
+  } catch (error) {
+    // ENOENT: the process is gone. Anything else (EACCES under a hardened /proc): the watch is
+    // blind, which counts as a file over the cap — the run is done again with --max-filesize.
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : dir
   }
   for (const fd of fds) {
     // 0–2 are the pipes and /dev/null the process was given (a stat of a pipe costs as much as a file's)
@@ -75,7 +77,8 @@ const bigOpenFile = (pid: number): string | undefined => {
 
 /**
  * The path of a regular file over `MAX_SEARCH_FILE_BYTES` that `pid` or a child of its main
- * thread (two levels down) holds open, or undefined when none does (or the process has ended).
+ * thread (two levels down) holds open, or undefined when none does (or the process has ended);
+ * the `/proc/<pid>/fd` path itself when it cannot be read.
  * @category probes
  */
 export const openFileOverCap = (pid: number, depth = 2): string | undefined => {
