@@ -75,6 +75,35 @@ describe("grep size watch", () => {
       assert.isUndefined(openFileOverCap(ended.pid!))
     }).pipe(Effect.scoped), 30_000)
 
+  it.live("a run stopped for a file over the cap is done again with --max-filesize, which the directory keeps until its recheck time", () =>
+    Effect.gen(function*() {
+      if (!canWatchOpenFiles()) return
+      const dir = fs.mkdtempSync(path.join(root, "remember-"))
+      fs.writeFileSync(path.join(dir, "a.txt"), "needle\n")
+      const big = sparse("held.bin", MAX_SEARCH_FILE_BYTES + 1)
+      // an rg that logs its arguments and holds a file over the cap open (descriptor 3) for its whole run,
+      // which lasts at least 1 s: a look of a watched run (every 200 ms) sees it, whatever ripgrep reads
+      const bin = fs.mkdtempSync(path.join(root, "bin-"))
+      const log = path.join(bin, "args.log")
+      const real = (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, "rg")).find((p) => fs.existsSync(p))!
+      fs.writeFileSync(path.join(bin, "rg"), `#!/bin/sh\necho "$*" >> '${log}'\nexec 3< '${big}'\nsleep 1\nexec '${real}' "$@"\n`, { mode: 0o755 })
+      const runs = () => fs.readFileSync(log, "utf8").trim().split("\n").map((line) => line.includes("--max-filesize") ? "capped" : "watched")
+      const request = { pattern: "needle", root: dir, ignore: { gitignore: true, toolwrightIgnore: true } } as const
+      const savedPath = process.env.PATH
+      yield* Effect.gen(function*() {
+        process.env.PATH = `${bin}${path.delimiter}${savedPath}`
+        const remembering = ripgrepBackend("obeys-flags", { watch: true })
+        const rechecking = ripgrepBackend("obeys-flags", { watch: true, recheckMs: 0 })
+        for (const backend of [remembering, remembering, rechecking, rechecking]) {
+          assert.deepStrictEqual((yield* backend.search(request)).matches.map((m) => m.path), ["a.txt"])
+        }
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        process.env.PATH = savedPath
+      })))
+      // remembering: stopped and redone, then capped at once; rechecking: stopped and redone each time
+      assert.deepStrictEqual(runs(), ["watched", "capped", "capped", "watched", "capped", "watched", "capped"])
+    }), 30_000)
+
   // live: the watch polls on the Effect clock (a test clock would never let it look)
   it.live("a watched search and one with --max-filesize find the same lines, before and after a file over the cap appears", () =>
     Effect.gen(function*() {
