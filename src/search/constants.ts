@@ -52,7 +52,7 @@ export const MAX_MATCH_LINE_CHARS = 500
 /** Grep: characters a cut line keeps before its first hit (the rest of the window follows it). @category constants */
 export const MATCH_LINE_CHARS_BEFORE_HIT = 100
 
-/** Grep: files larger than this are skipped by every backend (`rg --max-filesize 20M`). @category constants */
+/** Grep: files larger than this are skipped by every backend (ripgrep: see `grep/sizeWatch.ts`). @category constants */
 export const MAX_SEARCH_FILE_BYTES = 20 * 1024 * 1024
 
 /**

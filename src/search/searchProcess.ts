@@ -40,6 +40,8 @@ export interface RunOptions {
   readonly onStderrLine?: (line: Buffer) => boolean
   /** Aborting it kills the process and ends the run at once (not when the process is reaped), with `aborted` set and no exit code. */
   readonly signal?: AbortSignal
+  /** Told the process id once the process is started (the grep size watch looks at its open files). */
+  readonly onSpawn?: (pid: number) => void
 }
 
 const STDERR_LIMIT = 64 * 1024
@@ -130,6 +132,7 @@ const runAdmitted = (
       stdio: ["ignore", "pipe", "pipe"]
     })
     spawned()
+    if (child.pid !== undefined) options.onSpawn?.(child.pid)
     const abort = () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
     }

@@ -148,4 +148,30 @@ describe("search calls that used to freeze the server", () => {
         }
       }), 120_000)
   }
+
+  // ripgrep runs without --max-filesize where the run can be watched (Linux): a search that met no
+  // file over the cap is no proof for the next one. A 200 MB one-line file that matches, linked in
+  // after such a search, would have ripgrep print 2 GB of JSON (84 s measured); the watch stops that
+  // run and does it again with the cap.
+  it.live("ripgrep backend: a 200 MB one-line file that appears after a search found none is not read to its end", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir("tw-robust-late-")
+      const state = yield* tempDir("tw-robust-state-")
+      fs.mkdirSync(path.join(root, "src"))
+      fs.writeFileSync(path.join(root, "src", "a.ts"), "const needle = 1\n")
+      const client = yield* serveWithEnv(root, state, { TOOLWRIGHT_GREP_BACKEND: "ripgrep" })
+      const before = yield* withProbe(client, { name: "grep_search", args: { pattern: "needle" } }, "src")
+      assert.match(textOf(before.main.result), /^Found 1 match for pattern "needle"/)
+      // a hard link of the tree's 200 MB file: a new file in a new directory, nothing written
+      fs.mkdirSync(path.join(root, "logs"))
+      fs.linkSync(path.join(treeRoot, "oneline.txt"), path.join(root, "logs", "late.txt"))
+      for (let i = 0; i < 2; i++) {
+        const { main, probe } = yield* withProbe(client, { name: "grep_search", args: { pattern: "needle" } }, "src")
+        assert.isUndefined(errorTypeOf(main.result as never), textOf(main.result))
+        assert.match(textOf(main.result), /^Found 1 match for pattern "needle"/)
+        assert.notInclude(textOf(main.result), "late.txt")
+        assert.isBelow(main.ms, ANSWER_MS, `search ${i + 1} after the file appeared: ${Math.round(main.ms)} ms`)
+        assertProbe(probe)
+      }
+    }), 120_000)
 })

@@ -3,9 +3,12 @@
  *
  * ripgrep is told to behave like the canonical rules (hidden files searched, CRLF line ends,
  * no BOM sniffing, `.ignore` and global gitignore off, VCS directories excluded) and its answer
- * still goes through the shared post-filter, asked once per file while ripgrep still runs; files
- * over the 20 MiB cap are skipped by ripgrep itself (`--max-filesize`) and checked again on the
- * files it reports (see `rgJson.ts`). A search with a `limit` runs with `--sort path`: ripgrep
+ * still goes through the shared post-filter, asked once per file while ripgrep still runs. Files
+ * over the 20 MiB cap are dropped from what ripgrep reports (see `rgJson.ts`); ripgrep is kept
+ * from reading them either by `--max-filesize` (a `stat` of every file it walks) or, where a
+ * process's open files can be seen (Linux), by watching the run and doing it again with
+ * `--max-filesize` when it opens one (see `sizeWatch.ts`); a directory where that happened is
+ * searched with `--max-filesize` for {@link RGIGNORE_RECHECK_MS}. A search with a `limit` runs with `--sort path`: ripgrep
  * prints files in tree order, so once more matches than the result keeps are in, the answer is
  * known and ripgrep is stopped. Without a limit every match is counted, so ripgrep walks in
  * parallel (`--sort path` makes it single-threaded) and the lines kept are trimmed as files end.
@@ -21,6 +24,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { GrepExecutionError } from "../../tool/index.js"
@@ -30,11 +34,14 @@ import { runProcess, searchEnv } from "../searchProcess.js"
 import { finalizeMatches, fileVisible, makeSearchContext, type RawMatches, type SearchContext } from "./context.js"
 import { searchWithJs } from "./js.js"
 import { makeRgCollector, type RgField } from "./rgJson.js"
+import { canWatchOpenFiles, openFileOverCap, WATCH_INTERVAL_MS } from "./sizeWatch.js"
 import type { GrepBackend, GrepRequest } from "./types.js"
 
 type RgRun =
   | { readonly _tag: "Done"; readonly raw: RawMatches; readonly stoppedEarly: boolean }
   | { readonly _tag: "RegexRejected"; readonly reason: string }
+  /** A watched run (no `--max-filesize`) opened a file over the size cap and was stopped. */
+  | { readonly _tag: "OverCap"; readonly file: string }
 
 /**
  * How the installed ripgrep treats `.rgignore` files: 14 and later skip them with
@@ -60,22 +67,30 @@ interface RgIgnoreWalk {
   readonly at: number
 }
 
-/** Per search directory, the last `.rgignore` walk (a few hundred directories at most). */
-interface RgIgnoreCache {
+/** What a backend remembers per search directory (a few hundred directories at most). */
+interface RgCache {
+  /** The last `.rgignore` walk. */
   readonly walks: Map<string, RgIgnoreWalk>
-  /** How long a walk is trusted (default {@link RGIGNORE_RECHECK_MS}). */
+  /** When a watched run last met a file over the size cap there: searched with `--max-filesize` for `recheckMs`. */
+  readonly overCap: Map<string, number>
+  /** How long a walk, or a file over the cap, is trusted (default {@link RGIGNORE_RECHECK_MS}). */
   readonly recheckMs: number
+  /** True when runs are watched for files over the cap instead of passing `--max-filesize` (see `sizeWatch.ts`). */
+  readonly watch: boolean
 }
 
 const CACHE_LIMIT = 256
 
 const REGEX_ERROR = /regex|error parsing|size limit|repetition|unclosed|unrecognized|not allowed/i
 
-/** Flags of every search. */
-const baseFlags = (context: SearchContext, noIgnore: boolean): Array<string> => {
-  // --max-filesize: oversized files are skipped while walking, not read and then dropped (a 200 MB one-line file took minutes)
-  const flags = ["--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-global", "--max-filesize", String(MAX_SEARCH_FILE_BYTES)]
-  if (noIgnore) flags.push("--no-ignore")
+/**
+ * Flags of every search. `sizeCap`: `--max-filesize`, oversized files skipped while walking, not
+ * read and then dropped (a 200 MB one-line file took minutes), at the cost of a `stat` per file.
+ */
+const baseFlags = (context: SearchContext, options: { readonly noIgnore: boolean; readonly sizeCap: boolean }): Array<string> => {
+  const flags = ["--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-global"]
+  if (options.sizeCap) flags.push("--max-filesize", String(MAX_SEARCH_FILE_BYTES))
+  if (options.noIgnore) flags.push("--no-ignore")
   else if (!context.request.ignore.gitignore) flags.push("--no-ignore-vcs")
   for (const name of DEFAULT_EXCLUDED_NAMES) flags.push("--glob", `!${name}`)
   return flags
@@ -103,12 +118,13 @@ const walkHolds = (walk: RgIgnoreWalk, dir: string, now: number, recheckMs: numb
   walk.files.every(([file, mtime]) => mtimeOf(file) === mtime)
 
 /** True when a `.rgignore` file exists below the search directory: a walk (`rg --files`), remembered in `cache`. */
-const rgIgnoreBelow = Effect.fn("grep.ripgrep.rgignore")(function*(context: SearchContext, cache: RgIgnoreCache) {
+const rgIgnoreBelow = Effect.fn("grep.ripgrep.rgignore")(function*(context: SearchContext, cache: RgCache) {
   const now = yield* Clock.currentTimeMillis
   const known = cache.walks.get(context.dir)
   if (known !== undefined && walkHolds(known, context.dir, now, cache.recheckMs)) return known.files.length > 0
   const found: Array<string> = []
-  const args = ["--files", ...baseFlags(context, false), "--glob", ".rgignore", "."]
+  // a listing reads no file, so no size cap (it would stat every file)
+  const args = ["--files", ...baseFlags(context, { noIgnore: false, sizeCap: false }), "--glob", ".rgignore", "."]
   yield* runProcess("rg", args, { cwd: context.dir, env: searchEnv(), onLine: (line) => found.push(path.join(context.dir, line.toString("utf8"))) }).pipe(
     Effect.catchTag("ProcessError", (e) => Effect.fail(new GrepExecutionError({ message: e.code === "ENOENT" ? RG_MISSING : e.message })))
   )
@@ -137,8 +153,30 @@ const fileOf = (context: SearchContext, field: RgField | undefined): string | Bu
 /** The message of a missing `rg`. */
 const RG_MISSING = "ripgrep (rg) is not available on PATH"
 
-/** Runs `rg --json` and collects its matches (see `rgJson.ts`); with a limit, `--sort path`, stopped once the result is complete. */
-const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, source: string, options: { readonly noIgnore: boolean }) {
+/** Looks at a run's open files every {@link WATCH_INTERVAL_MS}; stops it (`stop`) when one is over the size cap, and never ends. */
+const watchRun = (spawned: { pid: number | undefined; overCap: string | undefined }, stop: AbortController) =>
+  Effect.gen(function*() {
+    for (;;) {
+      yield* Effect.sleep(Duration.millis(WATCH_INTERVAL_MS))
+      const file = spawned.pid === undefined ? undefined : openFileOverCap(spawned.pid)
+      if (file !== undefined) {
+        spawned.overCap = file
+        stop.abort()
+        return yield* Effect.never
+      }
+    }
+  })
+
+/**
+ * Runs `rg --json` and collects its matches (see `rgJson.ts`); with a limit, `--sort path`, stopped
+ * once the result is complete. `watch`: without `--max-filesize`, stopped (`OverCap`) when it opens
+ * a file over the size cap.
+ */
+const runRg = Effect.fn("grep.ripgrep.run")(function*(
+  context: SearchContext,
+  source: string,
+  options: { readonly noIgnore: boolean; readonly watch: boolean }
+) {
   // with a limit, files in tree order so that ripgrep can be stopped at the cap; without one, every match counts: a parallel walk
   const args = [
     "--json",
@@ -147,7 +185,7 @@ const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, so
     "--encoding",
     "none",
     context.compiled.caseSensitive ? "--case-sensitive" : "--ignore-case",
-    ...baseFlags(context, options.noIgnore)
+    ...baseFlags(context, { noIgnore: options.noIgnore, sizeCap: !options.watch })
   ]
   const glob = context.request.glob
   if (glob !== undefined && glob !== "" && isSimpleBasenameGlob(glob)) args.push("--iglob", glob)
@@ -160,9 +198,21 @@ const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, so
     ordered: context.stopsAtCap,
     ...(context.stopsAtCap ? { onCapped: () => stop.abort() } : {})
   })
-  const exit = yield* runProcess("rg", args, { cwd: context.dir, env: searchEnv(), onLine, signal: stop.signal }).pipe(
+  const spawned: { pid: number | undefined; overCap: string | undefined } = { pid: undefined, overCap: undefined }
+  const run = runProcess("rg", args, {
+    cwd: context.dir,
+    env: searchEnv(),
+    onLine,
+    signal: stop.signal,
+    onSpawn: (pid) => (spawned.pid = pid)
+  }).pipe(
     Effect.catchTag("ProcessError", (e) => Effect.fail(new GrepExecutionError({ message: e.code === "ENOENT" ? RG_MISSING : e.message })))
   )
+  const exit = yield* (options.watch ? Effect.raceFirst(run, watchRun(spawned, stop)) : run)
+  if (spawned.overCap !== undefined) {
+    const overCap: RgRun = { _tag: "OverCap", file: spawned.overCap }
+    return overCap
+  }
   if (state.parseFailure !== undefined) {
     return yield* new GrepExecutionError({ message: `ripgrep printed unexpected output: ${state.parseFailure}` })
   }
@@ -180,34 +230,65 @@ const runRg = Effect.fn("grep.ripgrep.run")(function*(context: SearchContext, so
   return done
 })
 
+/**
+ * A directory search, watched for files over the size cap unless its directory is known to hold
+ * one (see `sizeWatch.ts`): a run stopped for one is done again with `--max-filesize`, and the
+ * directory remembered.
+ */
+const runSizeGuarded = Effect.fnUntraced(function*(context: SearchContext, source: string, cache: RgCache, noIgnore: boolean) {
+  const now = yield* Clock.currentTimeMillis
+  const seen = cache.overCap.get(context.dir)
+  const watch = cache.watch && (seen === undefined || now - seen >= cache.recheckMs)
+  const first = yield* runRg(context, source, { noIgnore, watch })
+  if (first._tag !== "OverCap") return first
+  if (cache.overCap.size >= CACHE_LIMIT) cache.overCap.clear()
+  cache.overCap.set(context.dir, now)
+  return yield* runRg(context, source, { noIgnore, watch: false })
+})
+
 /** One search with the `.rgignore` files ripgrep 13 reads made harmless: `--no-ignore` when one exists at, above or below the root. */
-const runDetecting = Effect.fnUntraced(function*(context: SearchContext, source: string, cache: RgIgnoreCache) {
+const runDetecting = Effect.fnUntraced(function*(context: SearchContext, source: string, cache: RgCache) {
   const noIgnore = (yield* Effect.sync(() => rgIgnoreAbove(context))) || (yield* rgIgnoreBelow(context, cache))
-  return yield* runRg(context, source, { noIgnore })
+  return yield* runSizeGuarded(context, source, cache, noIgnore)
 })
 
 /** Searches with ripgrep (falling back to the JS engine for queries Rust regex cannot express). @category searching */
 export const searchWithRipgrep = Effect.fn("grep.ripgrep")(function*(
   request: GrepRequest,
   handling: RgIgnoreHandling = "detect",
-  cache: RgIgnoreCache = { walks: new Map(), recheckMs: RGIGNORE_RECHECK_MS }
+  cache: RgCache = { walks: new Map(), overCap: new Map(), recheckMs: RGIGNORE_RECHECK_MS, watch: false }
 ) {
   const context = yield* makeSearchContext(request)
   const emitted = context.compiled.emit("rust")
   if (emitted._tag === "Unsupported") return yield* searchWithJs(context, { from: "ripgrep", reason: emitted.reason })
-  const run = handling === "detect" && context.fileName === undefined
+  // a file root: the size cap was checked before (`grepSearch`), and ripgrep is told it again (one stat)
+  const run = context.fileName !== undefined
+    ? yield* runRg(context, emitted.source, { noIgnore: handling === "detect", watch: false })
+    : handling === "detect"
     ? yield* runDetecting(context, emitted.source, cache)
-    : yield* runRg(context, emitted.source, { noIgnore: handling === "detect" })
+    : yield* runSizeGuarded(context, emitted.source, cache, false)
+  if (run._tag === "OverCap") return yield* Effect.die(new Error("an unwatched ripgrep run was stopped for a file over the size cap"))
   if (run._tag === "RegexRejected") return yield* searchWithJs(context, { from: "ripgrep", reason: run.reason })
   return yield* finalizeMatches(context, run.raw, { inspect: context.fileName !== undefined, visibilityChecked: true, engine: "ripgrep" })
 })
 
 /**
  * The ripgrep backend for a ripgrep whose `.rgignore` handling is known (it remembers each root's
- * `.rgignore` walk for `recheckMs`, default {@link RGIGNORE_RECHECK_MS}). @category backends
+ * `.rgignore` walk, and a file over the size cap met there, for `recheckMs`, default
+ * {@link RGIGNORE_RECHECK_MS}). `watch` (default: when this system shows a process's open files)
+ * runs directory searches without `--max-filesize`, watched instead (see `sizeWatch.ts`).
+ * @category backends
  */
-export const ripgrepBackend = (handling: RgIgnoreHandling, options: { readonly recheckMs?: number } = {}): GrepBackend => {
-  const cache: RgIgnoreCache = { walks: new Map(), recheckMs: options.recheckMs ?? RGIGNORE_RECHECK_MS }
+export const ripgrepBackend = (
+  handling: RgIgnoreHandling,
+  options: { readonly recheckMs?: number; readonly watch?: boolean } = {}
+): GrepBackend => {
+  const cache: RgCache = {
+    walks: new Map(),
+    overCap: new Map(),
+    recheckMs: options.recheckMs ?? RGIGNORE_RECHECK_MS,
+    watch: options.watch ?? canWatchOpenFiles()
+  }
   return { name: "ripgrep", search: (request) => searchWithRipgrep(request, handling, cache) }
 }
 /** How `rg --version`'s first line (`ripgrep 13.0.0`) says ripgrep treats `.rgignore`; unknown versions are checked. @category probes */

@@ -65,7 +65,7 @@ export interface GrepResult {
   /**
    * Files over `MAX_SEARCH_FILE_BYTES` that were not searched, as far as the backend can tell: all of
    * them for the JS engine and a file root, those with a matching line for git grep and grep, none
-   * for ripgrep in a tree (its `--max-filesize` skips them silently).
+   * for ripgrep in a tree (it skips them silently: `--max-filesize`, or its watched run's matches dropped).
    */
   readonly skippedLargeFiles?: ReadonlyArray<string>
   /** Ignore-file lines not applied because they cannot compile (see `MAX_SEARCH_PATTERN_CHARS`). */
