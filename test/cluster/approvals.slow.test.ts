@@ -21,26 +21,13 @@ import {
 } from "../../src/cluster/index.js"
 import { approvalForm } from "../../src/serve/elicitation.js"
 import type { ConfirmationOutcome } from "../../src/tool/index.js"
-import { startRunner, type TestRunner } from "../support/cluster.js"
+import { type McpResult, resultOf, startRunner, type TestRunner, textOf } from "../support/cluster.js"
 import { startPostgres } from "../support/postgres.js"
+import { tempDir } from "../support/serve.js"
 
-interface McpResult {
-  readonly isError?: boolean
-  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
-  readonly _meta?: Record<string, unknown>
-}
-
-const resultOf = (batch: WireBatch, i = 0) => batch.results[i]!.result as McpResult
-const textOf = (r: McpResult) => r.content.map((c) => c.text ?? "").join("\n")
 
 /** How long the runner waits for an answer (the never-answering front's test waits this long). */
 const APPROVAL_WAIT_SECONDS = 15
-
-const tempDir = (prefix: string) =>
-  Effect.acquireRelease(
-    Effect.sync(() => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))),
-    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
-  )
 
 /** PostgreSQL, a workspace, one runner in `default` approval mode, a front and a raw entity client. */
 class World extends Context.Service<World, {

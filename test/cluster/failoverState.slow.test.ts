@@ -10,23 +10,16 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { Context, Effect, Layer } from "effect"
 import { ClusterFront, Front, type WireBatch } from "../../src/cluster/index.js"
-import { startRunner } from "../support/cluster.js"
+import { resultOf, startRunner, textOf } from "../support/cluster.js"
 import { startPostgres } from "../support/postgres.js"
+import { tempDir } from "../support/serve.js"
 
 interface McpResult {
   readonly isError?: boolean
   readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
 }
 
-const resultOf = (batch: WireBatch) => batch.results[0]!.result as McpResult
-const textOf = (r: McpResult) => r.content.map((c) => c.text ?? "").join("\n")
 const toolNames = (tools: ReadonlyArray<unknown>) => tools.map((t) => (t as { readonly name: string }).name)
-
-const tempDir = (prefix: string) =>
-  Effect.acquireRelease(
-    Effect.sync(() => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))),
-    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
-  )
 
 describe("failover: what the session store holds survives a runner stop", () => {
   it.live("todos, task board and revealed tools continue on the other runner", () =>

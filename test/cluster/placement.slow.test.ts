@@ -10,24 +10,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { Context, Effect, Fiber, Layer } from "effect"
 import { ClusterFront, Front, type WireBatch } from "../../src/cluster/index.js"
-import { startRunner } from "../support/cluster.js"
+import { errorType, type McpResult, resultOf, startRunner, textOf } from "../support/cluster.js"
 import { startPostgres } from "../support/postgres.js"
+import { tempDir } from "../support/serve.js"
 
-interface McpResult {
-  readonly isError?: boolean
-  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
-  readonly _meta?: Record<string, unknown>
-}
-
-const resultOf = (batch: WireBatch) => batch.results[0]!.result as McpResult
-const textOf = (r: McpResult) => r.content.map((c) => c.text ?? "").join("\n")
-const errorType = (r: McpResult) => r._meta?.["toolwright/errorType"]
-
-const tempDir = (prefix: string) =>
-  Effect.acquireRelease(
-    Effect.sync(() => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))),
-    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
-  )
 
 const world = (frontOptions: Omit<Front.FrontOptions, "sqlUrl"> = {}) =>
   Effect.gen(function*() {

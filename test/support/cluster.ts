@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { Effect, Layer } from "effect"
+import type { WireBatch } from "../../src/cluster/index.js"
 import { cleanEnv } from "./cli.js"
 import { freePort } from "./postgres.js"
 import { cliPath } from "./serve.js"
@@ -83,3 +84,17 @@ export const startRunner = (options: {
 
 /** Builds a layer into the current scope and returns its context (a front, here). */
 export const buildIn = <A, E>(layer: Layer.Layer<A, E>) => Layer.build(layer)
+
+/** One call's result as the cluster returns it (an MCP `CallToolResult`). */
+export interface McpResult {
+  readonly isError?: boolean
+  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>
+  readonly _meta?: Record<string, unknown>
+}
+
+/** The result of the batch's call `i`. */
+export const resultOf = (batch: WireBatch, i = 0) => batch.results[i]!.result as McpResult
+/** A result's text parts, joined. */
+export const textOf = (r: McpResult) => r.content.map((c) => c.text ?? "").join("\n")
+/** A failed result's error code. */
+export const errorType = (r: McpResult) => r._meta?.["toolwright/errorType"]
