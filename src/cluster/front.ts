@@ -83,6 +83,18 @@ const unmounted = (sessionId: string, group: string) =>
       `Start a runner with --group ${group} on the machine that holds that workspace, or use a session id of a group a runner mounts (NAME@GROUP).`
   })
 
+/** The first line of a cause, for a message. */
+const firstLine = (cause: Cause.Cause<unknown>): string => Cause.pretty(cause).split("\n")[0] ?? ""
+
+/** An RPC's failure: its own typed errors (`keep`) as they are; anything else "could not be reached". */
+const typedOrUnreachable = <E>(sessionId: string, keep: (e: unknown) => e is E) =>
+(cause: Cause.Cause<unknown>): Effect.Effect<never, E | SessionUnavailable> => {
+  const failure = Cause.findErrorOption(cause).pipe(Option.filter(keep))
+  return Option.isSome(failure)
+    ? Effect.fail(failure.value)
+    : Effect.fail(new SessionUnavailable({ message: `The session "${sessionId}" could not be reached: ${firstLine(cause)}` }))
+}
+
 /**
  * Builds the front's service from a sharding layer's entity client and the cluster's runner
  * registry (which groups the live runners mount).
@@ -157,7 +169,7 @@ export const make = (options: { readonly unmountedGroupWait?: Duration.Input | u
           const unavailable = Cause.findErrorOption(cause).pipe(Option.filter((e) => e instanceof SessionUnavailable))
           if (Option.isSome(unavailable)) return Effect.fail(unavailable.value as SessionUnavailable)
           if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
-          const why = `stopped or could not be reached while this call ran (${Cause.pretty(cause).split("\n")[0]})`
+          const why = `stopped or could not be reached while this call ran (${firstLine(cause)})`
           return Effect.succeed({ results: lostBatch(sessionId, calls, why), runner: "" } satisfies WireBatch)
         }),
         Effect.tap((batch) => batch.runner === "" ? Effect.void : sawAnswer(workspaceGroupOf(sessionId))),
@@ -166,23 +178,16 @@ export const make = (options: { readonly unmountedGroupWait?: Duration.Input | u
     })
     const listTools = Effect.fn("ClusterFront.listTools")(function*(sessionId: string) {
       return yield* clientFor(sessionId).ListTools().pipe(
-        Effect.catchCause((cause) => {
-          const unavailable = Cause.findErrorOption(cause).pipe(Option.filter((e) => e instanceof SessionUnavailable))
-          if (Option.isSome(unavailable)) return Effect.fail(unavailable.value as SessionUnavailable)
-          return Effect.fail(new SessionUnavailable({ message: `The session "${sessionId}" could not be reached: ${Cause.pretty(cause).split("\n")[0]}` }))
-        }),
+        Effect.catchCause(typedOrUnreachable(sessionId, (e): e is SessionUnavailable => e instanceof SessionUnavailable)),
         Effect.raceFirst(watch(sessionId, Effect.fail(unmounted(sessionId, workspaceGroupOf(sessionId)))))
       )
     })
     const readOutput = Effect.fn("ClusterFront.readOutput")(function*(sessionId: string, uri: string) {
       return yield* clientFor(sessionId).ReadOutput({ uri }).pipe(
-        Effect.catchCause((cause) => {
-          const failure = Cause.findErrorOption(cause).pipe(
-            Option.filter((e) => e instanceof SessionUnavailable || e instanceof OutputUnreadable)
-          )
-          if (Option.isSome(failure)) return Effect.fail(failure.value as SessionUnavailable | OutputUnreadable)
-          return Effect.fail(new SessionUnavailable({ message: `The session "${sessionId}" could not be reached: ${Cause.pretty(cause).split("\n")[0]}` }))
-        })
+        Effect.catchCause(typedOrUnreachable(
+          sessionId,
+          (e): e is SessionUnavailable | OutputUnreadable => e instanceof SessionUnavailable || e instanceof OutputUnreadable
+        ))
       )
     })
     return ClusterFront.of({ callBatch, listTools, readOutput })

@@ -32,6 +32,7 @@ import { type DoorOptions, say, serveDoor } from "../serve/http.js"
 import { makeSessionTable, type SessionBackend, SessionRefused } from "../serve/httpSessions.js"
 import { elicitingApprover, ERROR_TYPE_META, makeMcpServer } from "../serve/index.js"
 import { toApprovalRequest } from "./approval.js"
+import { CANNOT_ASK_REASON } from "./pending.js"
 import { ClusterFront, layer as frontLayer } from "./front.js"
 import type { SessionUnavailable, WireBatch, WireCall } from "./protocol.js"
 
@@ -69,7 +70,7 @@ const unavailableResult = (error: SessionUnavailable) => ({
 const batchesOf = (front: ClusterFront["Service"], entityId: string, mcp: Server) => {
   // Approvals (and ask_user_question) the runner asks for are put to this MCP session's client, as
   // the local door does: by elicitation, or cancelled as unasked when the client cannot elicit.
-  const approver = elicitingApprover(() => mcp, { _tag: "cancel", reason: "the host cannot ask for approval", unasked: true })
+  const approver = elicitingApprover(() => mcp, { _tag: "cancel", reason: CANNOT_ASK_REASON, unasked: true })
   return (calls: ReadonlyArray<WireCall>): Effect.Effect<WireBatch, SessionUnavailable> =>
     front.callBatch(entityId, calls, { approve: (request) => approver.confirm(toApprovalRequest(request)) })
 }
