@@ -371,6 +371,8 @@ static napi_value OpenPty(napi_env env, napi_callback_info info) {
     tcsetattr(slave, TCSANOW, &term);
   }
   fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+  /* our slave descriptor only writes the drain mark: never block the loop on a full terminal */
+  fcntl(slave, F_SETFL, fcntl(slave, F_GETFL) | O_NONBLOCK);
   napi_value result, master_value, slave_value, path_value;
   napi_create_object(env, &result);
   napi_create_int32(env, master, &master_value);

@@ -9,8 +9,17 @@
  */
 import { spawn as spawnChild } from "node:child_process"
 import * as Context from "effect/Context"
-import { loadAddon, type NativeAddon, nativeLaunch } from "./nativeSpawn.js"
+import {
+  type LaunchedPty,
+  loadAddon,
+  type NativeAddon,
+  nativeLaunch,
+  nativeLaunchPty,
+  type PtyLaunchOptions
+} from "./nativeSpawn.js"
 import type { Readable, Writable } from "node:stream"
+
+export type { LaunchedPty, NativeAddon, PtyLaunchOptions } from "./nativeSpawn.js"
 
 /** Which launcher started a process. @category models */
 export type LauncherName = "posix_spawn" | "child_process"
@@ -47,8 +56,11 @@ export interface LaunchOptions {
 export interface LauncherService {
   readonly name: LauncherName
   readonly launch: (file: string, args: ReadonlyArray<string>, options: LaunchOptions) => Launched
-  /** The addon, when this launcher is `posix_spawn` (PTYs are opened through it). */
-  readonly addon: NativeAddon | undefined
+  /**
+   * Starts a program on a pseudo-terminal of our own (posix_spawn only; otherwise the shell uses
+   * node-pty). Throws a `child_process`-like error (`code`) when it cannot start.
+   */
+  readonly launchPty: ((file: string, args: ReadonlyArray<string>, options: PtyLaunchOptions) => LaunchedPty) | undefined
   /** Why the addon is not used, when it is not. */
   readonly fallbackReason: string | undefined
 }
@@ -63,7 +75,7 @@ export const childProcessLauncher = (fallbackReason?: string): LauncherService =
       stdio: [...options.stdio],
       detached: options.detached ?? false
     }) as unknown as Launched,
-  addon: undefined,
+  launchPty: undefined,
   fallbackReason
 })
 
@@ -73,7 +85,7 @@ export const nativeLauncher = (addon: NativeAddon): LauncherService => {
   return {
     name: "posix_spawn",
     launch: (file, args, options) => nativeLaunch(addon, resolved, file, args, options),
-    addon,
+    launchPty: (file, args, options) => nativeLaunchPty(addon, resolved, file, args, options),
     fallbackReason: undefined
   }
 }

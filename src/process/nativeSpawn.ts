@@ -11,6 +11,7 @@ import { createRequire } from "node:module"
 import * as net from "node:net"
 import { constants as osConstants } from "node:os"
 import * as path from "node:path"
+import * as tty from "node:tty"
 import { fileURLToPath } from "node:url"
 import type { Launched, LaunchOptions } from "./launcher.js"
 
@@ -203,4 +204,115 @@ export const nativeLaunch = (
   if (stdout !== undefined && stdout >= 0) child.stdout = child.readFrom(stdout)
   if (stderr !== undefined && stderr >= 0) child.stderr = child.readFrom(stderr)
   return child as unknown as Launched
+}
+
+/** Options of a PTY launch. @category models */
+export interface PtyLaunchOptions {
+  readonly cwd: string
+  readonly env: NodeJS.ProcessEnv | Readonly<Record<string, string>>
+  readonly cols: number
+  readonly rows: number
+}
+
+/** A process on a pseudo-terminal of ours. @category models */
+export interface LaunchedPty {
+  readonly pid: number
+  /** The master side: the terminal's output (its end, EIO included, is `end`/`close`). */
+  readonly master: net.Socket
+  /**
+   * Our own descriptor of the slave side (non-blocking): the terminal stays open until it is
+   * closed (a session leader's exit discards what is still queued otherwise).
+   */
+  readonly slave: { fd: number | undefined }
+  /** Writes to the terminal's input; `done` gets the error when it cannot (the PTY is gone). */
+  readonly write: (data: string, done: (error?: Error) => void) => void
+  readonly resize: (cols: number, rows: number) => void
+  /** Told the process's end (code, or the signal's name), once it is reaped. */
+  readonly onExit: (listener: (code: number | null, signal: NodeJS.Signals | null) => void) => void
+}
+
+/** How long a PTY input write waits between tries while the terminal's input is full (ms). */
+const PTY_WRITE_RETRY_MS = 5
+
+const closeQuietly = (fd: number) => {
+  try {
+    fs.closeSync(fd)
+  } catch {
+    // already closed
+  }
+}
+
+/**
+ * Starts `file` on a new pseudo-terminal: the child leads a new session and opens the slave as
+ * fds 0-2 (its controlling terminal). Throws a `child_process`-like error when it cannot start.
+ * @category constructors
+ */
+export const nativeLaunchPty = (
+  addon: NativeAddon,
+  cache: Map<string, string>,
+  file: string,
+  args: ReadonlyArray<string>,
+  options: PtyLaunchOptions
+): LaunchedPty => {
+  const program = resolveProgram(cache, file, options.env["PATH"], options.cwd)
+  if (program === undefined) throw launchError(file, "ENOENT", -osConstants.errno.ENOENT)
+  const pty = addon.openPty(options.cols, options.rows)
+  const listeners: Array<(code: number | null, signal: NodeJS.Signals | null) => void> = []
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  let pid: number
+  try {
+    pid = addon.spawn(
+      program,
+      [file, ...args],
+      envArray(options.env),
+      options.cwd,
+      [IGNORE, IGNORE, IGNORE],
+      { setsid: true, tty: pty.path },
+      (code, signal) => {
+        exit = { code, signal: signalName(signal) }
+        for (const listener of listeners) listener(exit.code, exit.signal)
+      }
+    ).pid
+  } catch (error) {
+    closeQuietly(pty.master)
+    closeQuietly(pty.slave)
+    if (program !== file) cache.delete(`${options.env["PATH"] ?? "/usr/bin:/bin"}\0${file}`)
+    const e = error as NodeJS.ErrnoException
+    throw launchError(file, e.code ?? "EUNKNOWN", e.errno ?? -1)
+  }
+  // a TTY stream (libuv reads it on the loop; writes go through `write` below, never blocking)
+  const master: net.Socket = new tty.ReadStream(pty.master)
+  // Linux answers a read of a master whose slaves are all closed with EIO: that is its end
+  master.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EIO") master.destroy()
+  })
+  const slave = { fd: pty.slave as number | undefined }
+  const write = (data: string, done: (error?: Error) => void) => {
+    const bytes = Buffer.from(data, "utf8")
+    let sent = 0
+    const attempt = () => {
+      if (master.destroyed) return done(new Error("the terminal is closed"))
+      try {
+        sent += fs.writeSync(pty.master, bytes, sent, bytes.length - sent)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") return done(error as Error)
+      }
+      if (sent >= bytes.length) return done()
+      setTimeout(attempt, PTY_WRITE_RETRY_MS)
+    }
+    attempt()
+  }
+  return {
+    pid,
+    master,
+    slave,
+    write,
+    resize: (cols, rows) => {
+      if (!master.destroyed) addon.resize(pty.master, cols, rows)
+    },
+    onExit: (listener) => {
+      if (exit !== undefined) listener(exit.code, exit.signal)
+      else listeners.push(listener)
+    }
+  }
 }
