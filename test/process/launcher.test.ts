@@ -165,3 +165,59 @@ for (const launcher of launchers) {
     })
   })
 }
+
+describe("launcher: a PTY of our own", () => {
+  const onPty = (script: string, afterStart?: (pty: ReturnType<NonNullable<LauncherService["launchPty"]>>) => void) =>
+    new Promise<{ output: string; code: number | null; pid: number }>((resolve) => {
+      const pty = native.launchPty!("sh", ["-c", script], { cwd: os.tmpdir(), env: process.env, cols: 101, rows: 37 })
+      const chunks: Array<Buffer> = []
+      let code: number | null = null
+      pty.master.on("data", (chunk: Buffer) => chunks.push(chunk))
+      // the output is all read once the slave is let go and the master ends
+      pty.onExit((exitCode) => {
+        code = exitCode
+        setTimeout(() => {
+          fs.closeSync(pty.slave.fd!)
+          pty.slave.fd = undefined
+        }, 50)
+      })
+      pty.master.on("close", () => resolve({ output: Buffer.concat(chunks).toString(), code, pid: pty.pid }))
+      afterStart?.(pty)
+    })
+
+  it("the child is a session leader whose controlling terminal is the PTY: isatty, and the size it was opened with", async () => {
+    const ran = await onPty("test -t 0 && test -t 1 && test -t 2 && echo tty; stty size; ps -o sid=,tty= -p $$")
+    const [tty, size, ps] = ran.output.trim().split(/\r?\n/)
+    assert.strictEqual(tty, "tty")
+    assert.strictEqual(size, "37 101")
+    const [sid, ttyName] = ps!.trim().split(/\s+/)
+    assert.strictEqual(Number(sid), ran.pid)
+    assert.match(ttyName!, /^pts\/\d+$/)
+    assert.strictEqual(ran.code, 0)
+  })
+
+  it("resize: the child sees the new size (SIGWINCH goes to it)", async () => {
+    const ran = await onPty("trap 'stty size; exit 0' WINCH; echo ready; while :; do sleep 0.01; done", (pty) => {
+      pty.master.once("data", () => pty.resize(55, 22))
+    })
+    assert.include(ran.output, "22 55")
+  })
+
+  it("input written to the terminal reaches the child; no zombie and no descriptor left behind", async () => {
+    const before = fs.readdirSync("/proc/self/fd").length
+    const ran = await onPty("read line; echo \"got $line\"", (pty) => pty.write("hello\n", (error) => assert.isUndefined(error)))
+    assert.include(ran.output, "got hello")
+    assert.isFalse(fs.existsSync(`/proc/${ran.pid}`), "reaped")
+    assert.strictEqual(fs.readdirSync("/proc/self/fd").length, before)
+  })
+
+  it("a program not on the child's PATH is ENOENT, and nothing is left open", () => {
+    const before = fs.readdirSync("/proc/self/fd").length
+    assert.throws(
+      () => native.launchPty!("tw-no-such-program", [], { cwd: os.tmpdir(), env: { PATH: "/usr/bin" }, cols: 80, rows: 24 }),
+      /ENOENT/
+    )
+    assert.throws(() => native.launchPty!("sh", [], { cwd: "/nonexistent", env: process.env, cols: 80, rows: 24 }), /ENOENT/)
+    assert.strictEqual(fs.readdirSync("/proc/self/fd").length, before)
+  })
+})
