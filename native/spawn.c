@@ -153,7 +153,7 @@ static void on_exit_ready(uv_poll_t* poll, int status, int events) {
 static int pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
 /* Starts watching `pid` through a pidfd; 0 or an errno. */
-static int watch_exit(napi_env env, pid_t pid, napi_value callback) {
+static int watch_exit(napi_env env, pid_t pid, napi_value callback, bool unref) {
   int pidfd = pidfd_open(pid);
   if (pidfd < 0) return errno;
   fcntl(pidfd, F_SETFD, FD_CLOEXEC);
@@ -184,6 +184,7 @@ static int watch_exit(napi_env env, pid_t pid, napi_value callback) {
     return -rc;
   }
   watch->poll.data = watch;
+  if (unref) uv_unref((uv_handle_t*)&watch->poll);
   return 0;
 }
 
@@ -197,6 +198,7 @@ static bool get_bool(napi_env env, napi_value object, const char* key) {
 /*
  * spawn(file, argv, envp, cwd | null, stdio[3], flags { setsid, setpgroup }, onExit(code, signal))
  *   -> { pid, fds: [fd | -1, fd | -1, fd | -1] }
+ * flags.unref: the watch does not keep the event loop alive.
  * flags.tty: a terminal's path, opened by the child as fds 0-2 (stdio is then not used).
  * stdio entries: -1 ignore (/dev/null), -2 pipe (our end returned, O_CLOEXEC | O_NONBLOCK), >= 0 that fd.
  * `file` is an absolute path (the JS side resolves PATH). Throws an Error with `code` on failure.
@@ -291,7 +293,7 @@ static napi_value Spawn(napi_env env, napi_callback_info info) {
     failed_call = "spawn";
     goto done;
   }
-  int watched = watch_exit(env, pid, args[6]);
+  int watched = watch_exit(env, pid, args[6], get_bool(env, args[5], "unref"));
   if (watched != 0) {
     /* cannot happen once pidfd_open was probed; do not leave the child unwatched */
     kill(pid, SIGKILL);

@@ -50,6 +50,8 @@ export interface LaunchOptions {
   readonly stdio: readonly ["ignore" | "pipe", "ignore" | "pipe", "ignore" | "pipe"]
   /** The child leads a new process group. */
   readonly detached?: boolean | undefined
+  /** Waiting for the process does not keep the event loop alive (its pipes: {@link Launched.unref}). */
+  readonly unref?: boolean | undefined
 }
 
 /** A launcher. @category models */
@@ -68,13 +70,16 @@ export interface LauncherService {
 /** The `node:child_process` launcher. @category constructors */
 export const childProcessLauncher = (fallbackReason?: string): LauncherService => ({
   name: "child_process",
-  launch: (file, args, options) =>
-    spawnChild(file, [...args], {
+  launch: (file, args, options) => {
+    const child = spawnChild(file, [...args], {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       env: options.env,
       stdio: [...options.stdio],
       detached: options.detached ?? false
-    }) as unknown as Launched,
+    })
+    if (options.unref === true) child.unref()
+    return child as unknown as Launched
+  },
   launchPty: undefined,
   fallbackReason
 })

@@ -26,7 +26,7 @@ export interface NativeAddon {
     envp: ReadonlyArray<string>,
     cwd: string | null,
     stdio: ReadonlyArray<number>,
-    flags: { readonly setsid?: boolean; readonly setpgroup?: boolean; readonly tty?: string },
+    flags: { readonly setsid?: boolean; readonly setpgroup?: boolean; readonly tty?: string; readonly unref?: boolean },
     onExit: (code: number | null, signal: number | null) => void
   ) => { readonly pid: number; readonly fds: ReadonlyArray<number> }
   readonly openPty: (cols: number, rows: number) => { readonly master: number; readonly slave: number; readonly path: string }
@@ -124,7 +124,7 @@ class NativeChild extends EventEmitter {
   }
 
   readonly unref = (): void => {
-    // the pidfd watch keeps the loop alive until the process ends; its pipes can let go
+    // the pidfd watch is let go at launch (LaunchOptions.unref); here, the pipes
     this.stdin?.unref()
     this.stdout?.unref()
     this.stderr?.unref()
@@ -188,7 +188,7 @@ export const nativeLaunch = (
       envArray(options.env),
       options.cwd ?? null,
       options.stdio.map((entry) => (entry === "pipe" ? PIPE : IGNORE)),
-      { setpgroup: options.detached ?? false },
+      { setpgroup: options.detached ?? false, unref: options.unref ?? false },
       (code, signal) => child.onExit(code, signal)
     )
   } catch (error) {
