@@ -39,6 +39,8 @@ typedef struct {
   napi_async_context context;
   pid_t pid;
   int pidfd;
+  /* Node waits for this hook's removal before it unloads the addon (a worker thread's end) */
+  napi_async_cleanup_hook_handle cleanup;
 } watch_t;
 
 static napi_value throw_errno(napi_env env, int code, const char* syscall) {
@@ -112,7 +114,19 @@ static void free_vector(char** vector) {
 static void on_closed(uv_handle_t* handle) {
   watch_t* watch = (watch_t*)handle->data;
   close(watch->pidfd);
+  napi_async_cleanup_hook_handle cleanup = watch->cleanup;
   free(watch);
+  /* last: once removed, Node may unload this library */
+  if (cleanup != NULL) napi_remove_async_cleanup_hook(cleanup);
+}
+
+/* The Node environment (a worker thread, say) goes away while the child still runs: stop watching
+ * (JS can no longer be told; the child is left to the process's end), close the handle, and only
+ * then let Node unload the addon (on_closed removes the hook). */
+static void on_env_cleanup(napi_async_cleanup_hook_handle handle, void* arg) {
+  watch_t* watch = (watch_t*)arg;
+  uv_poll_stop(&watch->poll);
+  uv_close((uv_handle_t*)&watch->poll, on_closed);
 }
 
 /* The pidfd is readable: the child has exited. Reap it, then tell JS (exitCode, signal). */
@@ -184,6 +198,7 @@ static int watch_exit(napi_env env, pid_t pid, napi_value callback, bool unref) 
     return -rc;
   }
   watch->poll.data = watch;
+  napi_add_async_cleanup_hook(env, on_env_cleanup, watch, &watch->cleanup);
   if (unref) uv_unref((uv_handle_t*)&watch->poll);
   return 0;
 }

@@ -221,3 +221,21 @@ describe("launcher: a PTY of our own", () => {
     assert.strictEqual(fs.readdirSync("/proc/self/fd").length, before)
   })
 })
+
+describe("launcher: the addon in a worker thread", () => {
+  it("a worker ended while its child still runs takes its watch down cleanly (the process goes on)", async () => {
+    const addonPath = path.resolve(__dirname, "../../build/Release/toolwright_spawn.node")
+    // run in a separate process: a crash here would be a segfault of the whole runner
+    const script = `
+      const { Worker } = require("node:worker_threads")
+      const w = new Worker(\`
+        const a = require(${JSON.stringify(addonPath)})
+        a.spawn("/bin/sleep", ["sleep", "5"], [], null, [-1, -1, -1], {}, () => {})
+        a.spawn("/bin/true", ["true"], [], null, [-1, -1, -1], {}, () => require("node:worker_threads").parentPort.postMessage("ran"))
+      \`, { eval: true })
+      w.on("message", async () => { await w.terminate(); setTimeout(() => console.log("alive"), 100) })
+    `
+    const ran = await run(native, process.execPath, ["-e", script])
+    assert.deepStrictEqual([ran.code, ran.signal, ran.stdout.trim()], [0, null, "alive"])
+  })
+})
