@@ -10,7 +10,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as inspector from "node:inspector/promises"
-import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
+import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
 import { cpuPerCallText, cpuSince, cpuSplit, distDir, median, tempDir } from "../lib.mjs"
 
 export const name = "session mix: read, edit, grep, glob, shell in N sessions at once"
@@ -87,11 +87,20 @@ export const run = async ({ smoke }) => {
     }
     const loop = monitorEventLoopDelay({ resolution: 10 })
     loop.enable()
-    const gc = { count: 0, ms: 0 }
+    // pauses by kind: minor (scavenge) and major (mark-compact); the rest (incremental steps, weak callbacks) in neither
+    const gc = { count: 0, ms: 0, minor: 0, minorMs: 0, major: 0, majorMs: 0 }
     const gcObserver = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
         gc.count++
         gc.ms += entry.duration
+        const kind = entry.detail?.kind
+        if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+          gc.minor++
+          gc.minorMs += entry.duration
+        } else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+          gc.major++
+          gc.majorMs += entry.duration
+        }
       }
     })
     gcObserver.observe({ entryTypes: ["gc"] })
@@ -113,6 +122,8 @@ export const run = async ({ smoke }) => {
     if (profiler) fs.writeFileSync(path.join(profDir, `mix-${n}.cpuprofile`), JSON.stringify((await profiler.post("Profiler.stop")).profile))
     gcObserver.disconnect()
     const heapAfter = process.memoryUsage().heapUsed
+    globalThis.gc?.()
+    const heapKept = process.memoryUsage().heapUsed - heapBefore
     const load = os.loadavg()[0]
     const gateStats = launchGate ? await Effect.runPromise(launchGate.stats) : undefined
     loop.disable()
@@ -128,7 +139,9 @@ export const run = async ({ smoke }) => {
     fs.rmSync(state, { recursive: true, force: true })
     const failed = failures === 0 ? "0 failed" : `${failures} failed (${[...codes].map(([c, k]) => `${c} ×${k}`).join(", ")})`
     const note = `${rounds} round(s) × 5 calls per session, ${failed}; CPU ${cpuMsPerCall.toFixed(2)} ms/call (this process); ` +
-      `split: ${cpuPerCallText(cpu, calls)}; GC ${gc.count} pauses, ${gc.ms.toFixed(0)} ms; heap ${(heapAfter / 1048576).toFixed(0)} MiB after the calls; ` +
+      `split: ${cpuPerCallText(cpu, calls)}; GC ${gc.count} pauses, ${gc.ms.toFixed(0)} ms ` +
+      `(${gc.minor} minor ${gc.minorMs.toFixed(0)} ms, ${gc.major} major ${gc.majorMs.toFixed(0)} ms); heap ${(heapAfter / 1048576).toFixed(0)} MiB after the calls` +
+      (globalThis.gc === undefined ? "; " : `, ${((heapKept / n) / 1024).toFixed(0)} KiB per session kept after a full GC; `) +
       `p50 ${median(latencies).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; event-loop delay p99 ` +
       `${(loop.percentile(99) / 1e6).toFixed(1)} ms; heap ${((heapIdle / n) / 1024).toFixed(0)} KiB per idle session (heap growth / N, before any call); ` +
       `load average ${load.toFixed(1)}` +
