@@ -4,7 +4,8 @@
 // of its children (bash, bwrap, rg), p50/p99 call latency, event-loop delay p99, GC pauses during the
 // calls, and the heap of an idle session. The limit is the same round done with raw calls (fs read,
 // replace, write; rg; fast-glob; spawn of `echo`), sequentially, here. PROF=<dir> writes
-// `mix-<N>.cpuprofile` of the calls only (sessions' start-up and the raw rounds left out).
+// `mix-<N>.cpuprofile` of the calls only (sessions' start-up and the raw rounds left out); ALLOC=<dir>
+// writes `mix-<N>.heapprofile`, V8's sampled allocations during the calls, collected ones included.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -48,9 +49,14 @@ export const run = async ({ smoke }) => {
   const sizes = smoke ? [3] : process.env.TOOLWRIGHT_MIX_SIZES ? process.env.TOOLWRIGHT_MIX_SIZES.split(",").map(Number) : [10, 100, 1000]
   const rows = []
   const profDir = process.env.PROF
-  const profiler = profDir ? new inspector.Session() : undefined
-  if (profiler) {
-    profiler.connect()
+  const allocDir = process.env.ALLOC
+  const profiler = profDir || allocDir ? new inspector.Session() : undefined
+  if (profiler) profiler.connect()
+  if (allocDir) {
+    await profiler.post("HeapProfiler.enable")
+    fs.mkdirSync(allocDir, { recursive: true })
+  }
+  if (profiler && profDir) {
     await profiler.post("Profiler.enable")
     await profiler.post("Profiler.setSamplingInterval", { interval: 500 })
     fs.mkdirSync(profDir, { recursive: true })
@@ -104,7 +110,14 @@ export const run = async ({ smoke }) => {
       }
     })
     gcObserver.observe({ entryTypes: ["gc"] })
-    if (profiler) await profiler.post("Profiler.start")
+    if (profDir) await profiler.post("Profiler.start")
+    if (allocDir) {
+      await profiler.post("HeapProfiler.startSampling", {
+        samplingInterval: 32768,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true
+      })
+    }
     const cpu0 = cpuSplit()
     const t0 = performance.now()
     await Promise.all(runtimes.map(async (session, s) => {
@@ -119,7 +132,11 @@ export const run = async ({ smoke }) => {
     }))
     const wallMs = performance.now() - t0
     const cpu = cpuSince(cpu0)
-    if (profiler) fs.writeFileSync(path.join(profDir, `mix-${n}.cpuprofile`), JSON.stringify((await profiler.post("Profiler.stop")).profile))
+    if (profDir) fs.writeFileSync(path.join(profDir, `mix-${n}.cpuprofile`), JSON.stringify((await profiler.post("Profiler.stop")).profile))
+    if (allocDir) {
+      const { profile } = await profiler.post("HeapProfiler.stopSampling")
+      fs.writeFileSync(path.join(allocDir, `mix-${n}.heapprofile`), JSON.stringify(profile))
+    }
     gcObserver.disconnect()
     const heapAfter = process.memoryUsage().heapUsed
     globalThis.gc?.()
