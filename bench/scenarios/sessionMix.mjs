@@ -155,7 +155,10 @@ export const run = async ({ smoke }) => {
     fs.rmSync(root, { recursive: true, force: true })
     fs.rmSync(state, { recursive: true, force: true })
     const failed = failures === 0 ? "0 failed" : `${failures} failed (${[...codes].map(([c, k]) => `${c} ×${k}`).join(", ")})`
-    const note = `${rounds} round(s) × 5 calls per session, ${failed}; CPU ${cpuMsPerCall.toFixed(2)} ms/call (this process); ` +
+    // grep_search searches src/, which holds one file per session: its work (10 matching lines a
+    // file) grows with N, so CPU per call rises with N even if nothing else does.
+    const note = `${rounds} round(s) × 5 calls per session, ${failed}; grep_search over ${n} files, ${n * 10} matching lines a call; ` +
+      `CPU ${cpuMsPerCall.toFixed(2)} ms/call (this process); ` +
       `split: ${cpuPerCallText(cpu, calls)}; GC ${gc.count} pauses, ${gc.ms.toFixed(0)} ms ` +
       `(${gc.minor} minor ${gc.minorMs.toFixed(0)} ms, ${gc.major} major ${gc.majorMs.toFixed(0)} ms); heap ${(heapAfter / 1048576).toFixed(0)} MiB after the calls` +
       (globalThis.gc === undefined ? "; " : `, ${((heapKept / n) / 1024).toFixed(0)} KiB per session kept after a full GC; `) +
