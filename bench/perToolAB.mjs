@@ -3,11 +3,13 @@
 // node bench/perToolAB.mjs` (B is `TOOLWRIGHT_BENCH_DIST_B` or this tree's dist/; ONLY=edit,grep;
 // REPS=60 measured calls per tool and build after 3 warm-ups; BLOCKS=5: the reps are split in blocks
 // whose per-block ratio is reported as a spread). process.cpuUsage around each call: the thread pool's
-// work is counted, child processes (rg, bash) are not. Not part of `npm run bench`.
+// work is counted; the split line gives each build's main thread, other threads and, apart, its
+// children (rg, bash, bwrap: cutime+cstime once reaped), so that no build looks cheaper by moving
+// work out of the process. Not part of `npm run bench`.
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { median, repoRoot } from "./lib.mjs"
+import { cpuSince, cpuSplit, median, repoRoot } from "./lib.mjs"
 
 const distA = process.env.TOOLWRIGHT_BENCH_DIST_A
 if (distA === undefined) throw new Error("set TOOLWRIGHT_BENCH_DIST_A to the build to compare against (e.g. main built elsewhere)")
@@ -58,11 +60,14 @@ const setup = async (dist, label) => {
 
 const a = await setup(distA, "a")
 const b = await setup(distB, "b")
-const cpuOf = async (f) => {
-  const c0 = process.cpuUsage()
+const cpuOf = async (f, split) => {
+  const c0 = cpuSplit()
   await f()
-  const c = process.cpuUsage(c0)
-  return (c.user + c.system) / 1000
+  const c = cpuSince(c0)
+  split.main += c.main
+  split.other += c.other
+  split.children += c.children
+  return c.total
 }
 console.log(`A: ${distA}\nB: ${distB}\nCPU ms per call, ${reps} calls each, interleaved; ratio = A / B (above 1: B is cheaper)`)
 for (const name of Object.keys(a.tools)) {
@@ -72,11 +77,12 @@ for (const name of Object.keys(a.tools)) {
     await b.tools[name]()
   }
   const sums = { a: new Array(blocks).fill(0), b: new Array(blocks).fill(0) }
+  const splits = { a: { main: 0, other: 0, children: 0 }, b: { main: 0, other: 0, children: 0 } }
   for (let i = 0; i < reps; i++) {
     const block = Math.floor((i * blocks) / reps)
     // Alternate which build goes first, so neither always follows the other's leftovers.
     const order = i % 2 === 0 ? ["a", "b"] : ["b", "a"]
-    for (const side of order) sums[side][block] += await cpuOf(side === "a" ? a.tools[name] : b.tools[name])
+    for (const side of order) sums[side][block] += await cpuOf(side === "a" ? a.tools[name] : b.tools[name], splits[side])
   }
   const totalA = sums.a.reduce((x, y) => x + y, 0)
   const totalB = sums.b.reduce((x, y) => x + y, 0)
@@ -87,6 +93,8 @@ for (const name of Object.keys(a.tools)) {
     " ratio", (totalA / totalB).toFixed(2) + "x",
     " (blocks: median", median(ratios).toFixed(2) + ", range", Math.min(...ratios).toFixed(2), "-", Math.max(...ratios).toFixed(2) + ")"
   )
+  const line = (s) => `main ${(s.main / reps).toFixed(2)} / other threads ${(s.other / reps).toFixed(2)}, children ${(s.children / reps).toFixed(2)}`
+  console.log("      ", "A", line(splits.a), " B", line(splits.b))
 }
 await a.dispose()
 await b.dispose()

@@ -1,14 +1,18 @@
 // A session mix under load (issue 18): N sessions in one process, all at once, each doing rounds of
 // read_file, an edit of what it read, grep_search, glob and a short command. Reported: calls/s,
-// CPU ms per call of this process (the children — bash, bwrap, rg — are not counted), p50/p99 call
-// latency, event-loop delay p99, and the heap of an idle session. The limit is the same round done
-// with raw calls (fs read, replace, write; rg; fast-glob; spawn of `echo`), sequentially, here.
+// CPU ms per call of this process (all threads; split main JS thread / other threads) and, apart,
+// of its children (bash, bwrap, rg), p50/p99 call latency, event-loop delay p99, GC pauses during the
+// calls, and the heap of an idle session. The limit is the same round done with raw calls (fs read,
+// replace, write; rg; fast-glob; spawn of `echo`), sequentially, here. PROF=<dir> writes
+// `mix-<N>.cpuprofile` of the calls only (sessions' start-up and the raw rounds left out); ALLOC=<dir>
+// writes `mix-<N>.heapprofile`, V8's sampled allocations during the calls, collected ones included.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { monitorEventLoopDelay } from "node:perf_hooks"
-import { distDir, median, tempDir } from "../lib.mjs"
+import * as inspector from "node:inspector/promises"
+import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
+import { cpuPerCallText, cpuSince, cpuSplit, distDir, median, tempDir } from "../lib.mjs"
 
 export const name = "session mix: read, edit, grep, glob, shell in N sessions at once"
 
@@ -44,6 +48,19 @@ export const run = async ({ smoke }) => {
   const processRoom = await import(path.join(distDir, "process", "index.js"))
   const sizes = smoke ? [3] : process.env.TOOLWRIGHT_MIX_SIZES ? process.env.TOOLWRIGHT_MIX_SIZES.split(",").map(Number) : [10, 100, 1000]
   const rows = []
+  const profDir = process.env.PROF
+  const allocDir = process.env.ALLOC
+  const profiler = profDir || allocDir ? new inspector.Session() : undefined
+  if (profiler) profiler.connect()
+  if (allocDir) {
+    await profiler.post("HeapProfiler.enable")
+    fs.mkdirSync(allocDir, { recursive: true })
+  }
+  if (profiler && profDir) {
+    await profiler.post("Profiler.enable")
+    await profiler.post("Profiler.setSamplingInterval", { interval: 500 })
+    fs.mkdirSync(profDir, { recursive: true })
+  }
   for (const n of sizes) {
     const root = workspace(n)
     const state = tempDir("twbench-mix-state-")
@@ -76,7 +93,32 @@ export const run = async ({ smoke }) => {
     }
     const loop = monitorEventLoopDelay({ resolution: 10 })
     loop.enable()
-    const cpu0 = process.cpuUsage()
+    // pauses by kind: minor (scavenge) and major (mark-compact); the rest (incremental steps, weak callbacks) in neither
+    const gc = { count: 0, ms: 0, minor: 0, minorMs: 0, major: 0, majorMs: 0 }
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        gc.count++
+        gc.ms += entry.duration
+        const kind = entry.detail?.kind
+        if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+          gc.minor++
+          gc.minorMs += entry.duration
+        } else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+          gc.major++
+          gc.majorMs += entry.duration
+        }
+      }
+    })
+    gcObserver.observe({ entryTypes: ["gc"] })
+    if (profDir) await profiler.post("Profiler.start")
+    if (allocDir) {
+      await profiler.post("HeapProfiler.startSampling", {
+        samplingInterval: 32768,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true
+      })
+    }
+    const cpu0 = cpuSplit()
     const t0 = performance.now()
     await Promise.all(runtimes.map(async (session, s) => {
       const file = `src/m${s}.ts`
@@ -89,12 +131,21 @@ export const run = async ({ smoke }) => {
       }
     }))
     const wallMs = performance.now() - t0
-    const cpu = process.cpuUsage(cpu0)
+    const cpu = cpuSince(cpu0)
+    if (profDir) fs.writeFileSync(path.join(profDir, `mix-${n}.cpuprofile`), JSON.stringify((await profiler.post("Profiler.stop")).profile))
+    if (allocDir) {
+      const { profile } = await profiler.post("HeapProfiler.stopSampling")
+      fs.writeFileSync(path.join(allocDir, `mix-${n}.heapprofile`), JSON.stringify(profile))
+    }
+    gcObserver.disconnect()
+    const heapAfter = process.memoryUsage().heapUsed
+    globalThis.gc?.()
+    const heapKept = process.memoryUsage().heapUsed - heapBefore
     const load = os.loadavg()[0]
     const gateStats = launchGate ? await Effect.runPromise(launchGate.stats) : undefined
     loop.disable()
     const calls = latencies.length
-    const cpuMsPerCall = (cpu.user + cpu.system) / 1000 / calls
+    const cpuMsPerCall = cpu.total / calls
     // the limit: the same rounds with raw calls, one after another, in this process
     const rawRounds = Math.min(n * rounds, 200)
     const r0 = performance.now()
@@ -104,7 +155,13 @@ export const run = async ({ smoke }) => {
     fs.rmSync(root, { recursive: true, force: true })
     fs.rmSync(state, { recursive: true, force: true })
     const failed = failures === 0 ? "0 failed" : `${failures} failed (${[...codes].map(([c, k]) => `${c} ×${k}`).join(", ")})`
-    const note = `${rounds} round(s) × 5 calls per session, ${failed}; CPU ${cpuMsPerCall.toFixed(2)} ms/call (this process); ` +
+    // grep_search searches src/, which holds one file per session: its work (10 matching lines a
+    // file) grows with N, so CPU per call rises with N even if nothing else does.
+    const note = `${rounds} round(s) × 5 calls per session, ${failed}; grep_search over ${n} files, ${n * 10} matching lines a call; ` +
+      `CPU ${cpuMsPerCall.toFixed(2)} ms/call (this process); ` +
+      `split: ${cpuPerCallText(cpu, calls)}; GC ${gc.count} pauses, ${gc.ms.toFixed(0)} ms ` +
+      `(${gc.minor} minor ${gc.minorMs.toFixed(0)} ms, ${gc.major} major ${gc.majorMs.toFixed(0)} ms); heap ${(heapAfter / 1048576).toFixed(0)} MiB after the calls` +
+      (globalThis.gc === undefined ? "; " : `, ${((heapKept / n) / 1024).toFixed(0)} KiB per session kept after a full GC; `) +
       `p50 ${median(latencies).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; event-loop delay p99 ` +
       `${(loop.percentile(99) / 1e6).toFixed(1)} ms; heap ${((heapIdle / n) / 1024).toFixed(0)} KiB per idle session (heap growth / N, before any call); ` +
       `load average ${load.toFixed(1)}` +

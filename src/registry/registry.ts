@@ -34,6 +34,7 @@ import {
   clearRevealedStep,
   initialState,
   namesOfServer,
+  registerInitialFactoriesStep,
   registerFactoryStep,
   registerStep,
   type Released,
@@ -314,13 +315,16 @@ export const make = Effect.fnUntraced(function*<R = never>(
     return yield* commit(registerFactoryStep(factory, standIn))
   })
 
-  for (const factory of factories) {
-    const load = Effect.gen(function*() {
+  // The initial factories commit as one change (one version, one event), not one per factory: a
+  // session starts with a registry of every built-in, and sessions start often.
+  const initial = factories.map((factory): ToolFactory => ({
+    ...factory,
+    load: Effect.gen(function*() {
       const scope = yield* Scope.Scope
       return yield* Effect.provideContext(factory.load, Context.add(context, Scope.Scope, scope) as Context.Context<R | Scope.Scope>)
     })
-    yield* registerFactory({ ...factory, load })
-  }
+  }))
+  if (initial.length > 0) yield* commit(registerInitialFactoriesStep(initial, standIn))
 
   /** A reference to a slot's tool for the enclosing scope; a failed acquisition is dropped, so a later call retries. */
   function acquire(slot: Slot): Effect.Effect<AnyTool, ToolNotRegistered | ExecutionFailed, Scope.Scope> {

@@ -149,6 +149,34 @@ export const registerFactoryStep = (factory: ToolFactory, standIn: (slot: Slot) 
 }
 
 /**
+ * Registers a new registry's factories as one change: one transaction, one version and one event
+ * naming every tool listed, instead of one of each per factory. From an empty state (the registry
+ * just made: nobody can have seen a tool yet) the result is that of {@link registerFactoryStep} for
+ * each in turn; a name given twice ends as its later factory.
+ *
+ * @category steps
+ */
+export const registerInitialFactoriesStep = (factories: ReadonlyArray<ToolFactory>, standIn: (slot: Slot) => AnyTool | undefined) =>
+(state: State): Step<ReadonlyArray<RegisterOutcome>> => {
+  const results: Array<RegisterOutcome> = []
+  const released: Array<Released> = []
+  let next = state
+  for (const factory of factories) {
+    const step = registerFactoryStep(factory, standIn)(next)
+    results.push(step.result)
+    if (step.next !== undefined) next = step.next
+    if (step.released !== undefined) released.push(...step.released)
+  }
+  const listed = [...new Set(factories.map((factory) => factory.name))].filter((name) => HashMap.has(next.tools, name))
+  return {
+    result: results,
+    next: next === state ? undefined : next,
+    change: listed.length > 0 ? { reason: "registered", names: listed } : undefined,
+    released
+  }
+}
+
+/**
  * Stores a loaded tool (with the pin that keeps its resources, for a kept tool) if its slot is still
  * the current one. The result's tool is `undefined` when the slot was replaced meanwhile, and the
  * one already stored when another caller stored it first (then this caller's pin is not kept).

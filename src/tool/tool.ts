@@ -174,8 +174,28 @@ export interface ToolSpec<Name extends string, P extends ToolParams, A, E, BE> {
    * one minor version after a rename. Passing both an alias and its name is invalid.
    */
   readonly paramAliases?: Readonly<Record<string, string>> | undefined
+  /** What a declaration derived from `params` once (set by `declareTool`; spreading the declaration copies it). */
+  readonly [DerivedParamsKey]?: DerivedParams | undefined
   readonly invoke: (params: P["Type"]) => Effect.Effect<InvocationSpec<A, E>, BE>
 }
+
+/**
+ * What is derived from a params Schema alone, computed on first use and then kept: its path fields
+ * and its JSON Schema. A declaration (`declareTool`) carries one under {@link DerivedParamsKey}, so
+ * every session that defines the tool from it (each session builds its own tools on their first
+ * call) reuses the derivation instead of walking the Schema again (0.1-0.5 ms per tool).
+ *
+ * @category models
+ */
+export interface DerivedParams {
+  /** The Schema these were derived from: used only when the spec's params are this very Schema. */
+  readonly params: ToolParams
+  readonly pathFields: () => ReadonlyArray<string>
+  readonly jsonSchema: () => JsonSchemaObject
+}
+
+/** The key of a spec's {@link DerivedParams} (a symbol: spreading a declaration copies it, listing keys does not show it). @category symbols */
+export const DerivedParamsKey: unique symbol = Symbol.for("toolwright/tool/DerivedParams")
 
 /**
  * A validated call, ready for policy, confirmation and execution. Only {@link Tool.build} makes one.
@@ -441,7 +461,10 @@ export const defineTool = <const Name extends string, P extends ToolParams, A, E
 ): Tool<Name, P, A, E, BE> => {
   const decode = Schema.decodeUnknownEffect(spec.params as unknown as Schema.Codec<P["Type"], unknown>)
   const decodeSync = Schema.decodeUnknownExit(spec.params as unknown as Schema.Codec<P["Type"], unknown>)
-  const info = toolInfo(spec, pathFieldsOf(spec.params), paramsJsonSchema(spec.params))
+  const derived = spec[DerivedParamsKey]
+  const info = derived !== undefined && derived.params === spec.params
+    ? toolInfo(spec, derived.pathFields(), derived.jsonSchema())
+    : toolInfo(spec, pathFieldsOf(spec.params), paramsJsonSchema(spec.params))
   const withParams = (params: P["Type"], context: BuildContext | undefined): Effect.Effect<Invocation<P["Type"], A, E>, BuildError | BE> => {
     const problem = spec.validate?.(params)
     if (problem !== undefined) return Effect.fail(new InvalidToolParams({ message: problem }))

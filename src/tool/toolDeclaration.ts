@@ -8,7 +8,15 @@
  */
 import { readFileSync } from "node:fs"
 import { pathFieldsOf } from "./annotations.js"
-import { paramsJsonSchema, type ToolInfo, toolInfo, type ToolParams, type ToolSpec } from "./tool.js"
+import {
+  type DerivedParams,
+  DerivedParamsKey,
+  paramsJsonSchema,
+  type ToolInfo,
+  toolInfo,
+  type ToolParams,
+  type ToolSpec
+} from "./tool.js"
 
 /** A description kept in a Markdown file, read on first use. @category models */
 export interface DescriptionFile {
@@ -60,6 +68,8 @@ export interface ToolDeclaration<Name extends string = string, P extends ToolPar
   readonly description: string
   /** The declaration as the registry lists it; the params' JSON Schema is derived on first use, then kept. */
   readonly info: ToolInfo
+  /** The params' path fields and JSON Schema, derived on first use and kept for every tool defined from this declaration. */
+  readonly [DerivedParamsKey]: DerivedParams
 }
 
 /** A Markdown description: the file's text without its final newline. */
@@ -80,8 +90,13 @@ export const declareTool = <const Name extends string, P extends ToolParams>(
 ): ToolDeclaration<Name, P> => {
   const { description: source, ...rest } = facts
   const description = once(() => (typeof source === "string" ? source : readDescription(source)))
-  const info = once(() => toolInfo({ ...rest, description: description() }, pathFieldsOf(facts.params), paramsJsonSchema(facts.params)))
-  const declaration = { ...rest } as ToolDeclaration<Name, P>
+  const derived: DerivedParams = {
+    params: facts.params,
+    pathFields: once(() => pathFieldsOf(facts.params)),
+    jsonSchema: once(() => paramsJsonSchema(facts.params))
+  }
+  const info = once(() => toolInfo({ ...rest, description: description() }, derived.pathFields(), derived.jsonSchema()))
+  const declaration = { ...rest, [DerivedParamsKey]: derived } as ToolDeclaration<Name, P>
   Object.defineProperty(declaration, "description", { get: description, enumerable: true })
   Object.defineProperty(declaration, "info", { get: info, enumerable: false })
   return declaration

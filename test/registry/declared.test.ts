@@ -103,6 +103,28 @@ describe("declared factories", () => {
       assert.strictEqual(yield* Ref.get(loads), 0)
     }))
 
+  it.effect("a registry's initial factories commit as one change: one version, every listed name, the later of two with one name", () =>
+    Effect.gen(function*() {
+      const loads = yield* Ref.make(0)
+      const later = yield* Ref.make(0)
+      const registry = yield* Registry.make([declared("a", loads), declared("b", loads), declared("a", later)])
+      // nothing loaded to list them; one commit for all three registrations
+      assert.strictEqual((yield* registry.toolSet).version, 1)
+      assert.deepStrictEqual(yield* registry.names, ["a", "b"])
+      assert.strictEqual(yield* Ref.get(loads), 0)
+      // "a" was registered twice: the later factory is the one that loads
+      yield* registry.ensure("a")
+      assert.deepStrictEqual([yield* Ref.get(loads), yield* Ref.get(later)], [0, 1])
+      // later changes still count one version each
+      yield* registry.register(echoTool("c", { deferred: false }))
+      assert.strictEqual((yield* registry.toolSet).version, 2)
+      // an undeclared factory among them is not listed until it loads (listing loads it)
+      const mixed = yield* Registry.make([declared("d", loads), { name: "plain", load: Effect.succeed(echoTool("plain", { deferred: false })) }])
+      assert.deepStrictEqual(yield* mixed.names, ["d", "plain"])
+      assert.deepStrictEqual((yield* mixed.declarations).map((t) => t.name), ["d", "plain"])
+      assert.strictEqual((yield* mixed.toolSet).version, 2)
+    }))
+
   it.effect("a revealed deferred stand-in is declared, still unloaded", () =>
     Effect.gen(function*() {
       const loads = yield* Ref.make(0)

@@ -7,7 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { type AnyTool, defineTool, ExecutionFailed, Kind, textResult } from "../../tool/index.js"
+import { type AnyTool, declareTool, defineTool, ExecutionFailed, Kind, textResult } from "../../tool/index.js"
 import type { ToolRegistry } from "../registry.js"
 import {
   clampMaxResults,
@@ -53,6 +53,17 @@ export const ToolSearchParams = Schema.Struct({
     Schema.Int.annotate({ description: `Maximum number of tools to return (default ${DEFAULT_MAX_RESULTS}).` })
       .check(Schema.isBetween({ minimum: 1, maximum: HARD_MAX_RESULTS }))
   )
+})
+
+/** `tool_search`'s declaration: every session defines the tool from it (its params' JSON Schema is derived once). @category declarations */
+export const toolSearchDeclaration = declareTool({
+  name: "tool_search",
+  displayName: "ToolSearch",
+  description: DESCRIPTION,
+  kind: Kind.Search,
+  alwaysLoad: true,
+  searchHint: "tool search discover find schema",
+  params: ToolSearchParams
 })
 
 /**
@@ -104,13 +115,7 @@ export const makeToolSearch = (registry: ToolRegistry["Service"]) => {
   })
 
   return defineTool({
-    name: "tool_search",
-    displayName: "ToolSearch",
-    description: DESCRIPTION,
-    kind: Kind.Search,
-    alwaysLoad: true,
-    searchHint: "tool search discover find schema",
-    params: ToolSearchParams,
+    ...toolSearchDeclaration,
     invoke: (params) =>
       Effect.succeed({
         description: `Search tools: ${params.query}`,
