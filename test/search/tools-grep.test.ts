@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect, Layer } from "effect"
 import { afterAll } from "vitest"
+import { makeLaunchGate } from "../../src/process/index.js"
 import { ToolRegistry } from "../../src/registry/registry.js"
 import { Approver } from "../../src/run/approver.js"
 import { formatGrepResult, type GrepBackendName, type GrepSearchData, lineRuns } from "../../src/search/index.js"
@@ -297,6 +298,30 @@ describe("grep_search: errors", () => {
         assert.strictEqual(error.code, "grep_execution_error")
         assert.strictEqual(error.message, "Error during grep search operation: ripgrep (rg) is not available on PATH")
       }), { grep: { backend: "ripgrep" } })
+    }))
+})
+
+describe("grep_search: sessions of one process", () => {
+  it.live("probe the backend once: a second session sharing the launch gate launches only its search", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      write(root, "src/a.ts", "needle\n")
+      const gate = makeLaunchGate()
+      const launches = Effect.map(gate.stats, (s) => s.admitted)
+      const search = Effect.gen(function*() {
+        const before = yield* launches
+        const text = okText(yield* call("grep_search", { pattern: "needle", path: "src" }))
+        return { text, launched: (yield* launches) - before }
+      })
+      // the first session probes `rg --version` (and, with ripgrep 13, walks for .rgignore files) before its search
+      const first = yield* withSession([root], search, { launchGate: gate })
+      assert.isAtLeast(first.launched, 2)
+      const second = yield* withSession([root], search, { launchGate: gate })
+      assert.strictEqual(second.launched, 1)
+      assert.strictEqual(second.text, first.text)
+      // a session with a gate of its own probes for itself
+      const alone = yield* withSession([root], search)
+      assert.strictEqual(alone.text, first.text)
     }))
 })
 
