@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect, Layer } from "effect"
 import { afterAll } from "vitest"
-import { makeLaunchGate } from "../../src/process/index.js"
+import { type LaunchGate, makeLaunchGate } from "../../src/process/index.js"
 import { ToolRegistry } from "../../src/registry/registry.js"
 import { Approver } from "../../src/run/approver.js"
 import { formatGrepResult, type GrepBackendName, type GrepSearchData, lineRuns } from "../../src/search/index.js"
@@ -302,26 +302,26 @@ describe("grep_search: errors", () => {
 })
 
 describe("grep_search: sessions of one process", () => {
-  it.live("probe the backend once: a second session sharing the launch gate launches only its search", () =>
+  it.live("probe the backend once: sessions sharing the launch gate probe and walk once, later ones launch only their search", () =>
     Effect.gen(function*() {
       const root = yield* tempDir()
       write(root, "src/a.ts", "needle\n")
-      const gate = makeLaunchGate()
-      const launches = Effect.map(gate.stats, (s) => s.admitted)
-      const search = Effect.gen(function*() {
-        const before = yield* launches
-        const text = okText(yield* call("grep_search", { pattern: "needle", path: "src" }))
-        return { text, launched: (yield* launches) - before }
-      })
-      // the first session probes `rg --version` (and, with ripgrep 13, walks for .rgignore files) before its search
-      const first = yield* withSession([root], search, { launchGate: gate })
-      assert.isAtLeast(first.launched, 2)
-      const second = yield* withSession([root], search, { launchGate: gate })
-      assert.strictEqual(second.launched, 1)
-      assert.strictEqual(second.text, first.text)
-      // a session with a gate of its own probes for itself
-      const alone = yield* withSession([root], search)
-      assert.strictEqual(alone.text, first.text)
+      const launchesOf = (gate: LaunchGate.Service) => Effect.map(gate.stats, (s) => s.admitted)
+      const search = (gate: LaunchGate.Service) =>
+        withSession([root], Effect.map(call("grep_search", { pattern: "needle", path: "src" }), okText), { launchGate: gate })
+      // one session alone: `rg --version` (and, with ripgrep 13, a walk for .rgignore files), then its search
+      const alone = makeLaunchGate()
+      const text = yield* search(alone)
+      const probes = (yield* launchesOf(alone)) - 1
+      assert.isAtLeast(probes, 1)
+      // four sessions of one process starting together: the same probes once, then four searches
+      const shared = makeLaunchGate()
+      const texts = yield* Effect.all([search(shared), search(shared), search(shared), search(shared)], { concurrency: "unbounded" })
+      assert.deepStrictEqual(texts, [text, text, text, text])
+      assert.strictEqual(yield* launchesOf(shared), probes + 4)
+      // a later session of that process launches its search only
+      assert.strictEqual(yield* search(shared), text)
+      assert.strictEqual(yield* launchesOf(shared), probes + 5)
     }))
 })
 
