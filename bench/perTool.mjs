@@ -1,6 +1,6 @@
 // CPU per call of each tool of the session mix, one session, one call at a time (process.cpuUsage of
 // this process; children not counted): `node bench/perTool.mjs` (TOOLWRIGHT_BENCH_DIST for another
-// build, ONLY=edit,shell for some tools, REPS=40 calls each after 3 warm-ups; PROF=<dir> writes a
+// build, ONLY=edit,shell for some tools, REPS=40 calls each after WARMUP=3 warm-ups; PROF=<dir> writes a
 // `<tool>.cpuprofile` of the measured calls only, warm-ups and start-up left out). Not part of `npm run bench`.
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -12,7 +12,7 @@ const { Effect, Layer, ManagedRuntime } = await import("effect")
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "twpt-")))
 const state = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "twpt-s-")))
 fs.mkdirSync(path.join(root, "src"))
-const N = 10
+const N = Number(process.env.FILES ?? 10)
 for (let i = 0; i < N; i++) fs.writeFileSync(path.join(root, "src", `m${i}.ts`), Array.from({ length: 100 }, (_, j) => `export const v${j} = ${j} // line ${j} TODO`).join("\n") + "\n")
 const layer = tw.SessionLayer.layer({ roots: [root], stateDir: state, mode: "yolo" }).pipe(Layer.provide(tw.Approver.layerFixed({ _tag: "proceed_once" })))
 const rt = ManagedRuntime.make(layer)
@@ -34,7 +34,7 @@ const profiler = profDir ? new inspector.Session() : undefined
 if (profiler) { profiler.connect(); await profiler.post("Profiler.enable"); await profiler.post("Profiler.setSamplingInterval", { interval: 200 }); fs.mkdirSync(profDir, { recursive: true }) }
 for (const [name, f] of Object.entries(tools)) {
   if (only && !only.includes(name)) continue
-  for (let i = 0; i < 3; i++) await f(i)
+  for (let i = 0; i < Number(process.env.WARMUP ?? 3); i++) await f(i)
   if (profiler) await profiler.post("Profiler.start")
   const c0 = process.cpuUsage(); const t0 = performance.now()
   for (let i = 0; i < reps; i++) await f(i)
