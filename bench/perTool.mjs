@@ -1,7 +1,7 @@
 // CPU per call of each tool of the session mix, one session, one call at a time (process.cpuUsage of
 // this process, split main JS thread / other threads; its children — bash, bwrap, rg — apart):
 // `node bench/perTool.mjs` (TOOLWRIGHT_BENCH_DIST for another
-// build, ONLY=edit,shell for some tools, REPS=40 calls each after 3 warm-ups; FILES=10 files in src/, which
+// build, ONLY=edit,shell for some tools, REPS=40 calls each after WARMUP=3 warm-ups; FILES=10 files in src/, which
 // grep_search searches: the session mix has one a session; PROF=<dir> writes a
 // `<tool>.cpuprofile` of the measured calls only, warm-ups and start-up left out). Not part of `npm run bench`.
 import * as fs from "node:fs"
@@ -36,7 +36,7 @@ const profiler = profDir ? new inspector.Session() : undefined
 if (profiler) { profiler.connect(); await profiler.post("Profiler.enable"); await profiler.post("Profiler.setSamplingInterval", { interval: 200 }); fs.mkdirSync(profDir, { recursive: true }) }
 for (const [name, f] of Object.entries(tools)) {
   if (only && !only.includes(name)) continue
-  for (let i = 0; i < 3; i++) await f(i)
+  for (let i = 0; i < Number(process.env.WARMUP ?? 3); i++) await f(i)
   if (profiler) await profiler.post("Profiler.start")
   const c0 = process.cpuUsage(); const split0 = cpuSplit(); const t0 = performance.now()
   for (let i = 0; i < reps; i++) await f(i)

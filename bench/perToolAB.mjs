@@ -1,7 +1,7 @@
 // CPU per call of each tool of the session mix, two builds in ONE process, their calls interleaved
 // (A, B, A, B, …), so that a loaded machine's drift falls on both alike: `TOOLWRIGHT_BENCH_DIST_A=<dist>
 // node bench/perToolAB.mjs` (B is `TOOLWRIGHT_BENCH_DIST_B` or this tree's dist/; ONLY=edit,grep;
-// REPS=60 measured calls per tool and build after 3 warm-ups; BLOCKS=5: the reps are split in blocks
+// REPS=60 measured calls per tool and build after WARMUP=3 warm-ups (a few hundred let the JIT settle); BLOCKS=5: the reps are split in blocks
 // whose per-block ratio is reported as a spread). process.cpuUsage around each call: the thread pool's
 // work is counted; the split line gives each build's main thread, other threads and, apart, its
 // children (rg, bash, bwrap: cutime+cstime once reaped), so that no build looks cheaper by moving
@@ -72,7 +72,7 @@ const cpuOf = async (f, split) => {
 console.log(`A: ${distA}\nB: ${distB}\nCPU ms per call, ${reps} calls each, interleaved; ratio = A / B (above 1: B is cheaper)`)
 for (const name of Object.keys(a.tools)) {
   if (only && !only.includes(name)) continue
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < Number(process.env.WARMUP ?? 3); i++) {
     await a.tools[name]()
     await b.tools[name]()
   }

@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect, Layer } from "effect"
 import { afterAll } from "vitest"
+import { type LaunchGate, makeLaunchGate } from "../../src/process/index.js"
 import { ToolRegistry } from "../../src/registry/registry.js"
 import { Approver } from "../../src/run/approver.js"
 import { formatGrepResult, type GrepBackendName, type GrepSearchData, lineRuns } from "../../src/search/index.js"
@@ -297,6 +298,30 @@ describe("grep_search: errors", () => {
         assert.strictEqual(error.code, "grep_execution_error")
         assert.strictEqual(error.message, "Error during grep search operation: ripgrep (rg) is not available on PATH")
       }), { grep: { backend: "ripgrep" } })
+    }))
+})
+
+describe("grep_search: sessions of one process", () => {
+  it.live("probe the backend once: sessions sharing the launch gate probe and walk once, later ones launch only their search", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir()
+      write(root, "src/a.ts", "needle\n")
+      const launchesOf = (gate: LaunchGate.Service) => Effect.map(gate.stats, (s) => s.admitted)
+      const search = (gate: LaunchGate.Service) =>
+        withSession([root], Effect.map(call("grep_search", { pattern: "needle", path: "src" }), okText), { launchGate: gate })
+      // one session alone: `rg --version` (and, with ripgrep 13, a walk for .rgignore files), then its search
+      const alone = makeLaunchGate()
+      const text = yield* search(alone)
+      const probes = (yield* launchesOf(alone)) - 1
+      assert.isAtLeast(probes, 1)
+      // four sessions of one process starting together: the same probes once, then four searches
+      const shared = makeLaunchGate()
+      const texts = yield* Effect.all([search(shared), search(shared), search(shared), search(shared)], { concurrency: "unbounded" })
+      assert.deepStrictEqual(texts, [text, text, text, text])
+      assert.strictEqual(yield* launchesOf(shared), probes + 4)
+      // a later session of that process launches its search only
+      assert.strictEqual(yield* search(shared), text)
+      assert.strictEqual(yield* launchesOf(shared), probes + 5)
     }))
 })
 

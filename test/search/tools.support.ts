@@ -8,6 +8,7 @@ import * as path from "node:path"
 import { Effect, Layer } from "effect"
 import { makeEdit } from "../../src/files/edit.js"
 import { makeReadFile } from "../../src/files/readFile.js"
+import type { LaunchGate } from "../../src/process/index.js"
 import type { ToolFactory } from "../../src/registry/registry.js"
 import { Approver, makeRecordingApprover } from "../../src/run/approver.js"
 import type { SessionServices } from "../../src/run/catalog.js"
@@ -42,6 +43,8 @@ export interface SearchSessionOptions {
   readonly readEvidence?: ReadEvidence
   readonly mode?: ApprovalMode
   readonly approver?: Layer.Layer<Approver>
+  /** A launch gate shared with other sessions (as one process's sessions share one); default: the session's own. */
+  readonly launchGate?: LaunchGate.Service
 }
 
 /** The session layer: grep_search, glob, list_directory, read_file and edit over real roots. */
@@ -59,6 +62,7 @@ export const searchSession = (options: SearchSessionOptions) => {
     builtins: false,
     tools,
     mode: options.mode ?? "default",
+    ...(options.launchGate ? { launchGate: options.launchGate } : {}),
     ...(options.readEvidence ? { readEvidence: options.readEvidence } : {})
   }).pipe(Layer.provide(options.approver ?? Approver.layerFixed({ _tag: "proceed_once" })))
 }

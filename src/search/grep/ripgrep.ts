@@ -24,10 +24,12 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import { GrepExecutionError } from "../../tool/index.js"
+import { GrepExecutionError, type LaunchQueueTimeout } from "../../tool/index.js"
 import { DEFAULT_EXCLUDED_NAMES, MAX_SEARCH_FILE_BYTES } from "../constants.js"
 import { isSimpleBasenameGlob } from "../ignore/patterns.js"
 import { runProcess, searchEnv } from "../searchProcess.js"
@@ -71,6 +73,8 @@ interface RgIgnoreWalk {
 interface RgCache {
   /** The last `.rgignore` walk. */
   readonly walks: Map<string, RgIgnoreWalk>
+  /** The walks under way (at most one per directory; others wait for it). */
+  readonly walking: Map<string, Deferred.Deferred<boolean, GrepExecutionError | LaunchQueueTimeout>>
   /** When a watched run last met a file over the size cap there: searched with `--max-filesize` for `recheckMs`. */
   readonly overCap: Map<string, number>
   /** How long a walk, or a file over the cap, is trusted (default {@link RGIGNORE_RECHECK_MS}). */
@@ -117,11 +121,8 @@ const walkHolds = (walk: RgIgnoreWalk, dir: string, now: number, recheckMs: numb
   now - walk.at < recheckMs && mtimeOf(dir) === walk.dirMtime &&
   walk.files.every(([file, mtime]) => mtimeOf(file) === mtime)
 
-/** True when a `.rgignore` file exists below the search directory: a walk (`rg --files`), remembered in `cache`. */
-const rgIgnoreBelow = Effect.fn("grep.ripgrep.rgignore")(function*(context: SearchContext, cache: RgCache) {
-  const now = yield* Clock.currentTimeMillis
-  const known = cache.walks.get(context.dir)
-  if (known !== undefined && walkHolds(known, context.dir, now, cache.recheckMs)) return known.files.length > 0
+/** The `.rgignore` walk of one search directory (`rg --files`), remembered in `cache`. */
+const walkRgIgnore = Effect.fnUntraced(function*(context: SearchContext, cache: RgCache, now: number) {
   const found: Array<string> = []
   // a listing reads no file, so no size cap (it would stat every file)
   const args = ["--files", ...baseFlags(context, { noIgnore: false, sizeCap: false }), "--glob", ".rgignore", "."]
@@ -132,6 +133,32 @@ const rgIgnoreBelow = Effect.fn("grep.ripgrep.rgignore")(function*(context: Sear
   if (cache.walks.size >= CACHE_LIMIT) cache.walks.clear()
   cache.walks.set(context.dir, { files, dirMtime: mtimeOf(context.dir) ?? -1, at: now })
   return files.length > 0
+})
+
+/**
+ * True when a `.rgignore` file exists below the search directory: a walk (`rg --files`), remembered
+ * in `cache`. Searches of a directory whose walk is under way wait for it (sessions starting
+ * together walk once); when that walk fails or is interrupted, each walks for itself.
+ */
+const rgIgnoreBelow = Effect.fn("grep.ripgrep.rgignore")(function*(context: SearchContext, cache: RgCache) {
+  const now = yield* Clock.currentTimeMillis
+  const known = cache.walks.get(context.dir)
+  if (known !== undefined && walkHolds(known, context.dir, now, cache.recheckMs)) return known.files.length > 0
+  const running = cache.walking.get(context.dir)
+  if (running !== undefined) {
+    const shared = yield* Effect.exit(Deferred.await(running))
+    if (Exit.isSuccess(shared)) return shared.value
+  }
+  const mine = Deferred.makeUnsafe<boolean, GrepExecutionError | LaunchQueueTimeout>()
+  cache.walking.set(context.dir, mine)
+  return yield* walkRgIgnore(context, cache, now).pipe(
+    Effect.onExit((exit) =>
+      Effect.sync(() => {
+        if (cache.walking.get(context.dir) === mine) cache.walking.delete(context.dir)
+        Deferred.doneUnsafe(mine, exit)
+      })
+    )
+  )
 })
 
 /** The size of a file, or undefined when it cannot be stat'ed. */
@@ -256,7 +283,7 @@ const runDetecting = Effect.fnUntraced(function*(context: SearchContext, source:
 export const searchWithRipgrep = Effect.fn("grep.ripgrep")(function*(
   request: GrepRequest,
   handling: RgIgnoreHandling = "detect",
-  cache: RgCache = { walks: new Map(), overCap: new Map(), recheckMs: RGIGNORE_RECHECK_MS, watch: false }
+  cache: RgCache = { walks: new Map(), walking: new Map(), overCap: new Map(), recheckMs: RGIGNORE_RECHECK_MS, watch: false }
 ) {
   const context = yield* makeSearchContext(request)
   const emitted = context.compiled.emit("rust")
@@ -285,6 +312,7 @@ export const ripgrepBackend = (
 ): GrepBackend => {
   const cache: RgCache = {
     walks: new Map(),
+    walking: new Map(),
     overCap: new Map(),
     recheckMs: options.recheckMs ?? RGIGNORE_RECHECK_MS,
     watch: options.watch ?? canWatchOpenFiles()

@@ -6,14 +6,13 @@
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Result from "effect/Result"
 import type { GrepExecutionError, LaunchQueueTimeout } from "../../tool/index.js"
 import { runProcess, searchEnv } from "../searchProcess.js"
 import { makeGitGrepBackend } from "./gitGrep.js"
 import { jsGrepBackend } from "./js.js"
+import { type BackendProbes, processBackendProbes } from "./processProbes.js"
 import { makeRipgrepBackend } from "./ripgrep.js"
 import { makeSystemGrepBackend } from "./systemGrep.js"
 import type { GrepBackend, GrepBackendName } from "./types.js"
@@ -31,13 +30,6 @@ export const insideGitWorkTree = Effect.fn("grep.insideGitWorkTree")(function*(d
   )
   return exit && out[0] === "true"
 })
-
-/** How a backend is obtained (probing its program): one effect per external backend. @category models */
-export interface BackendProbes {
-  readonly ripgrep: Effect.Effect<GrepBackend, GrepExecutionError | LaunchQueueTimeout>
-  readonly gitGrep: Effect.Effect<GrepBackend, GrepExecutionError | LaunchQueueTimeout>
-  readonly grep: Effect.Effect<GrepBackend, GrepExecutionError | LaunchQueueTimeout>
-}
 
 const freshProbes: BackendProbes = {
   ripgrep: makeRipgrepBackend(),
@@ -97,17 +89,12 @@ export type GrepBackendSelector = (
 /**
  * A {@link selectGrepBackend} that remembers each program probe once it succeeds (one process
  * spawn less per search); a missing program is probed again on the next search, so installing it
- * mid-session is noticed. Build one per tool.
+ * mid-session is noticed. The probes are kept once per process when a launch gate is in context
+ * (every session of a process shares it; see `processProbes.ts`), else per selector.
  * @category constructors
  */
 export const makeGrepBackendSelector = Effect.fnUntraced(function*() {
-  const untilFailure = (exit: Exit.Exit<GrepBackend, GrepExecutionError | LaunchQueueTimeout>) =>
-    Exit.isSuccess(exit) ? Duration.infinity : Duration.zero
-  const probes: BackendProbes = {
-    ripgrep: yield* Effect.cachedWithTTL(makeRipgrepBackend(), untilFailure),
-    gitGrep: yield* Effect.cachedWithTTL(makeGitGrepBackend(), untilFailure),
-    grep: yield* Effect.cachedWithTTL(makeSystemGrepBackend(), untilFailure)
-  }
+  const probes = yield* processBackendProbes
   const select: GrepBackendSelector = (root, options = {}) => selectWith(probes, root, options)
   return select
 })

@@ -95,20 +95,31 @@ const formatWithin = (result: GrepResult, options: Parameters<typeof formatGrepR
   return out
 }
 
-/** Merges the per-root results: paths as the model should pass them back, duplicates (`path:line`) once. */
+/**
+ * Merges the per-root results: paths as the model should pass them back (worked out once per
+ * file), duplicates (`path:line`, from nested roots) once. One root's result has none to look for.
+ */
 const mergeResults = (primaryRoot: string, results: ReadonlyArray<GrepResult>) => {
-  const seen = new Set<string>()
+  const shownAs = new Map<string, string>()
+  const seenLines = results.length > 1 ? new Map<string, Set<number>>() : undefined
   const matches: Array<GrepMatch> = []
   let duplicates = 0
   for (const result of results) {
     for (const match of result.matches) {
-      const key = `${match.absolutePath}:${match.line}`
-      if (seen.has(key)) {
-        duplicates++
-        continue
+      if (seenLines !== undefined) {
+        const lines = seenLines.get(match.absolutePath) ?? new Set<number>()
+        if (lines.has(match.line)) {
+          duplicates++
+          continue
+        }
+        seenLines.set(match.absolutePath, lines.add(match.line))
       }
-      seen.add(key)
-      matches.push({ ...match, path: displayPath(primaryRoot, match.absolutePath) })
+      let shown = shownAs.get(match.absolutePath)
+      if (shown === undefined) {
+        shown = displayPath(primaryRoot, match.absolutePath)
+        shownAs.set(match.absolutePath, shown)
+      }
+      matches.push({ ...match, path: shown })
     }
   }
   const totalMatches = results.reduce((n, r) => n + r.totalMatches, 0) - duplicates
