@@ -9,8 +9,8 @@
  * less CPU (an async `lstat` 37 µs against 9 µs sync, `realpath` 96 against 10 µs; session 19):
  * on a hung network mount a synchronous call would stop the event loop, and with it every session,
  * timeout and cancellation of the process, where an async one holds one pool thread. Only the state
- * directory's own small files ({@link writeSmallFile}, {@link sizesOf}) are written and read
- * synchronously.
+ * directory's own small files and listings ({@link writeSmallFile}, {@link sizesOf},
+ * {@link readdirOfState}) are written and read synchronously.
  *
  * @since 0.3.0
  */
@@ -108,8 +108,24 @@ export const rename = (from: string, to: string, shownAs = to, dirPath?: string)
 export const remove = (path: string, options: { readonly recursive?: boolean } = {}): Effect.Effect<void, DiskError> =>
   call("rm", path, () => fsp.rm(path, { force: true, recursive: options.recursive === true }))
 
+/**
+ * Removes one file (`unlink`, one system call: {@link remove} is an `lstat` or two before it); a
+ * missing file is not an error.
+ * @category fs
+ */
+export const removeFile = (path: string, shownAs = path, dirPath?: string): Effect.Effect<void, DiskError> =>
+  call("rm", shownAs, () => fsp.unlink(path).catch((e: unknown) => (errnoCode(e) === "ENOENT" ? undefined : Promise.reject(e))), dirPath)
+
 /** `fs.readdir`: the names in a directory. @category fs */
 export const readdir = (path: string): Effect.Effect<Array<string>, DiskError> => call("readdir", path, () => fsp.readdir(path))
+
+/**
+ * The names in one of the state directory's own directories, read synchronously (see the module's
+ * comment: never a path a model names).
+ * @category fs
+ */
+export const readdirOfState = (path: string): Effect.Effect<Array<string>, DiskError> =>
+  callSync("readdir", path, () => fs.readdirSync(path))
 
 /** The whole file's bytes. @category fs */
 export const readFile = (path: string): Effect.Effect<Uint8Array, DiskError> => call("read", path, () => fsp.readFile(path))

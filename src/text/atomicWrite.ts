@@ -36,7 +36,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
-import { access, call, DiskError, lstat, open, remove, rename } from "../disk/index.js"
+import { access, call, DiskError, lstat, open, removeFile, rename } from "../disk/index.js"
 import { FileChangedSinceRead } from "../tool/index.js"
 import { byteLengthOf, hashContents, readUpTo, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
 import { acquireLockFile, WriteLocks } from "./writeLock.js"
@@ -252,8 +252,9 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
     if (stats.nlink > 1) return yield* inPlace
   }
   const temp = tempNameFor(loc.name)
-  // After a successful rename the temp name is gone, so removing it is a no-op; on any other
-  // ending (failure, interruption) it removes the half-written temp file.
+  // After a successful rename the temp name is gone (nothing to remove: no call is made); on any
+  // other ending (failure, interruption) the half-written temp file is removed.
+  let renamed = false
   const written = yield* Effect.gen(function*() {
     // Checked before the temp file is created too: no byte lands in a directory moved out of the roots.
     yield* loc.recheck
@@ -263,8 +264,9 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
     yield* verify(loc, expected)
     yield* loc.recheck
     yield* rename(loc.at(temp), file, target, loc.dirPath)
+    renamed = true
     return undefined
-  }).pipe(Effect.ensuring(remove(loc.at(temp)).pipe(Effect.ignore)))
+  }).pipe(Effect.ensuring(Effect.suspend(() => renamed ? Effect.void : removeFile(loc.at(temp)).pipe(Effect.ignore))))
   if (written !== undefined) {
     const refused = written.code === "EACCES" || written.code === "EPERM"
     if (Option.isSome(existing) && refused) return yield* inPlace

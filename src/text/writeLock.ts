@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Semaphore from "effect/Semaphore"
 import type * as Scope from "effect/Scope"
-import { createSmallFile, type DiskError, errnoCode, lstat, readText, remove } from "../disk/index.js"
+import { createSmallFile, type DiskError, errnoCode, lstat, readText, removeFile } from "../disk/index.js"
 
 /** How long a writer waits for another process's lock by default (ms). @category constants */
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000
@@ -126,7 +126,7 @@ const LOCK_FILE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.consta
 /** Removes the lock file only while it is the very file `ino` names; a failure leaves it (the next taker judges it). */
 const removeIfSame = (lockPath: string, ino: number): Effect.Effect<void> =>
   lstat(lockPath).pipe(
-    Effect.flatMap((stats) => (stats.ino === ino ? remove(lockPath) : Effect.void)),
+    Effect.flatMap((stats) => (stats.ino === ino ? removeFile(lockPath) : Effect.void)),
     Effect.ignore
   )
 

@@ -11,8 +11,10 @@ import {
   ifExists,
   lstat,
   open,
+  readdirOfState,
   readText,
   remove,
+  removeFile,
   SMALL_WRITE_BYTES,
   sizesOf,
   stat,
@@ -100,5 +102,23 @@ describe("disk: the one adapter over node:fs", () => {
       assert.deepStrictEqual([noDir.op, noDir.code], ["write", "ENOENT"])
       const missing = yield* Effect.flip(stat(path.join(dir, "nope")))
       assert.deepStrictEqual([missing.op, missing.code], ["stat", "ENOENT"])
+    }))
+  it.effect("removeFile unlinks one file (a missing one is no error, a directory is refused); readdirOfState lists names", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const file = path.join(dir, "a.lock")
+      fs.writeFileSync(file, "x")
+      assert.deepStrictEqual(yield* readdirOfState(dir), ["a.lock"])
+      yield* removeFile(file)
+      assert.isFalse(fs.existsSync(file))
+      yield* removeFile(file)
+      fs.mkdirSync(path.join(dir, "sub"))
+      const refused = yield* Effect.flip(removeFile(path.join(dir, "sub"), "shown/sub"))
+      assert.strictEqual(refused.op, "rm")
+      assert.strictEqual(refused.path, "shown/sub")
+      assert.include(["EISDIR", "EPERM"], refused.code)
+      assert.isTrue(fs.statSync(path.join(dir, "sub")).isDirectory())
+      const gone = yield* Effect.flip(readdirOfState(path.join(dir, "nope")))
+      assert.strictEqual(gone.code, "ENOENT")
     }))
 })
