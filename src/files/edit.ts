@@ -109,7 +109,7 @@ export const makeEdit = Effect.gen(function*() {
           locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("ask" as const),
           confirmation: Effect.gen(function*() {
-            const p = yield* plan
+            const p = yield* Effect.scoped(plan)
             yield* Ref.set(shown, Option.some(p))
             return {
               type: "edit" as const,
@@ -122,8 +122,9 @@ export const makeEdit = Effect.gen(function*() {
               amendable: { param: "new_string" as const, proposal: params.new_string }
             }
           }),
+          // One scope for the plan and its commit: the write lands where the plan read the file (no second walk).
           execute: ({ amendment }) =>
-            Effect.gen(function*() {
+            Effect.scoped(Effect.gen(function*() {
               const planned = yield* plan
               const approved = yield* Ref.get(shown)
               yield* unchangedSinceApproval(approved, planned, { subject: `File ${abs}`, action: "edit", next: "redo the edit against the current content" })
@@ -185,7 +186,7 @@ export const makeEdit = Effect.gen(function*() {
                 display: { _tag: "FileDiff" as const, fileName: path.basename(abs), diff: fileDiff, originalContent: p.currentText, newContent: p.newText },
                 data
               }
-            })
+            }))
         }
       })
   })

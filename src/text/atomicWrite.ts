@@ -42,6 +42,8 @@ import { byteLengthOf, hashContents, readUpTo, sameContents, sha256Hex, type Wri
 import { acquireLockFile, WriteLocks } from "./writeLock.js"
 import { locate, type LocateOptions, type Location, resolveWriteTarget } from "./writeLocation.js"
 
+export type { Location }
+
 export { resolveWriteTarget }
 
 /** Options of {@link atomicWrite}. @category models */
@@ -73,6 +75,11 @@ export interface WriteTargetOptions extends LocateOptions {
   readonly lockTimeoutMs?: number | undefined
   /** Test hook: runs after the target is resolved, before it is locked (e.g. to swap a link in). */
   readonly afterResolve?: Effect.Effect<void> | undefined
+  /**
+   * Where the read this write follows found the file ({@link readForChangeHeld}, same scope): used
+   * instead of walking the path again while {@link Location.reusable} says it still holds.
+   */
+  readonly reuse?: Location | undefined
 }
 
 /** The current content of a write target. @category models */
@@ -314,7 +321,7 @@ export const withWriteTarget = <A, E, R>(
   use: (target: WriteTarget) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | DiskError | FileChangedSinceRead, Exclude<R, Scope.Scope>> =>
   Effect.scoped(Effect.gen(function*() {
-    const loc = yield* locate(file, options)
+    const loc = options.reuse !== undefined && options.reuse.reusable() ? options.reuse : yield* locate(file, options)
     if (options.afterResolve !== undefined) yield* options.afterResolve
     const realTarget = path.join(loc.dirPath, loc.name)
     const locks = yield* WriteLocks
@@ -358,11 +365,31 @@ export const readForChange = (
   within: ReadonlyArray<string> | undefined,
   maxBytes: number
 ): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, DiskError | FileChangedSinceRead> =>
-  Effect.scoped(Effect.gen(function*() {
-    const loc = yield* locate(file, { within })
-    return yield* readCurrent(loc, maxBytes)
-  })).pipe(
-    Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT" && e.op === "resolve", () => Effect.succeed(Option.none()))
+  Effect.scoped(Effect.map(readForChangeHeld(file, within, maxBytes), (read) => read.found))
+
+/** What {@link readForChangeHeld} read, and where. @category models */
+export interface HeldRead {
+  readonly found: Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>
+  /** Where the file was found (`None` when a parent directory is missing), open for the scope: a write in it passes this as `reuse`. */
+  readonly location: Option.Option<Location>
+}
+
+/**
+ * {@link readForChange} whose location stays open for the caller's scope, so that a write later in
+ * that scope (`reuse`) need not walk the path again.
+ * @category reading
+ */
+export const readForChangeHeld = (
+  file: string,
+  within: ReadonlyArray<string> | undefined,
+  maxBytes: number
+): Effect.Effect<HeldRead, DiskError | FileChangedSinceRead, Scope.Scope> =>
+  Effect.flatMap(locate(file, { within }), (loc) =>
+    Effect.map(readCurrent(loc, maxBytes), (found): HeldRead => ({ found, location: Option.some(loc) }))).pipe(
+    Effect.catchIf(
+      (e) => e._tag === "DiskError" && e.code === "ENOENT" && e.op === "resolve",
+      () => Effect.succeed<HeldRead>({ found: Option.none(), location: Option.none() })
+    )
   )
 
 /**

@@ -1,0 +1,89 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Effect, Option } from "effect"
+import { readForChangeHeld, withWriteTarget } from "../../src/text/atomicWrite.js"
+import { fdPathsSupported } from "../../src/text/beneath.js"
+
+const tempDir = Effect.acquireRelease(
+  Effect.sync(() => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "tw-held-")))),
+  (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+)
+
+/** Reads `file` holding its location, runs `between`, then writes `next` there (compare-and-swap on what was read). */
+const readThenWrite = (root: string, file: string, next: string, between: () => void) =>
+  Effect.gen(function*() {
+    const read = yield* readForChangeHeld(file, [root], 1024)
+    const bytes = Option.getOrThrow(Option.flatMap(read.found, (f) => f.bytes))
+    between()
+    const written = yield* withWriteTarget(file, { within: [root], reuse: Option.getOrUndefined(read.location) }, (target) =>
+      target.write(Buffer.from(next), { expectedBytes: bytes }))
+    return { read, written }
+  })
+
+describe.runIf(fdPathsSupported)("a write in the scope of the read that located the file", () => {
+  it.effect("lands in the directory the read found, even when a link on the path was retargeted since", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      for (const d of ["a", "b"]) {
+        fs.mkdirSync(path.join(root, d))
+        fs.writeFileSync(path.join(root, d, "f.txt"), "same\n")
+      }
+      fs.symlinkSync("a", path.join(root, "link"))
+      const { read, written } = yield* Effect.scoped(readThenWrite(root, path.join(root, "link", "f.txt"), "new\n", () => {
+        fs.unlinkSync(path.join(root, "link"))
+        fs.symlinkSync("b", path.join(root, "link"))
+      }))
+      assert.isTrue(Option.isSome(read.location))
+      assert.strictEqual(written.path, path.join(root, "a", "f.txt"))
+      assert.strictEqual(fs.readFileSync(path.join(root, "a", "f.txt"), "utf8"), "new\n")
+      assert.strictEqual(fs.readFileSync(path.join(root, "b", "f.txt"), "utf8"), "same\n")
+      assert.deepStrictEqual(fs.readdirSync(path.join(root, "a")).sort(), ["f.txt"])
+    }))
+
+  it.effect("walks the path again when the directory the read found was moved since", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      fs.mkdirSync(path.join(root, "src"))
+      fs.writeFileSync(path.join(root, "src", "f.txt"), "same\n")
+      const { written } = yield* Effect.scoped(readThenWrite(root, path.join(root, "src", "f.txt"), "new\n", () => {
+        fs.renameSync(path.join(root, "src"), path.join(root, "moved"))
+        fs.mkdirSync(path.join(root, "src"))
+        fs.writeFileSync(path.join(root, "src", "f.txt"), "same\n")
+      }))
+      assert.strictEqual(written.path, path.join(root, "src", "f.txt"))
+      assert.strictEqual(fs.readFileSync(path.join(root, "src", "f.txt"), "utf8"), "new\n")
+      assert.strictEqual(fs.readFileSync(path.join(root, "moved", "f.txt"), "utf8"), "same\n")
+    }))
+
+  it.effect("a location whose scope has ended is not used (its directory is closed): the path is walked again", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      fs.mkdirSync(path.join(root, "src"))
+      const file = path.join(root, "src", "f.txt")
+      fs.writeFileSync(file, "old\n")
+      const read = yield* Effect.scoped(readForChangeHeld(file, [root], 1024))
+      const location = Option.getOrThrow(read.location)
+      assert.isFalse(location.reusable())
+      const written = yield* withWriteTarget(file, { within: [root], reuse: location }, (target) =>
+        target.write(Buffer.from("new\n"), { expectedBytes: Buffer.from("old\n") }))
+      assert.strictEqual(written.method, "atomic")
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "new\n")
+    }))
+
+  it.effect("a missing parent directory leaves no location; the write creates it", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      const file = path.join(root, "new", "f.txt")
+      const written = yield* Effect.scoped(Effect.gen(function*() {
+        const read = yield* readForChangeHeld(file, [root], 1024)
+        assert.isTrue(Option.isNone(read.found))
+        assert.isTrue(Option.isNone(read.location))
+        return yield* withWriteTarget(file, { within: [root], createParents: true, reuse: Option.getOrUndefined(read.location) }, (target) =>
+          target.write(Buffer.from("x\n"), { expectedBytes: null }))
+      }))
+      assert.strictEqual(written.path, file)
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "x\n")
+    }))
+})
