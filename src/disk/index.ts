@@ -7,6 +7,7 @@
 export {
   access,
   call,
+  callSteps,
   chmod,
   createExclusive,
   createSmallFile,
@@ -28,10 +29,12 @@ export {
   realpath,
   remove,
   removeFile,
+  removeFileIfInode,
   rename,
   SMALL_WRITE_BYTES,
   sizesOf,
   stat,
+  useOpened,
   writeFile,
   writeFileAtomic,
   writeSmallFile

@@ -31,12 +31,13 @@
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import type { Stats } from "node:fs"
+import type { FileHandle } from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
-import { access, call, DiskError, lstat, open, removeFile, rename } from "../disk/index.js"
+import { access, call, callSteps, DiskError, lstat, open, removeFile, rename, useOpened } from "../disk/index.js"
 import { FileChangedSinceRead } from "../tool/index.js"
 import { byteLengthOf, hashContents, readUpTo, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
 import { acquireLockFile, WriteLocks } from "./writeLock.js"
@@ -151,11 +152,20 @@ const changedUnderfoot = (target: string, what: string) =>
 const linkSwappedIn = (target: string) =>
   changedUnderfoot(target, "was replaced by a symbolic link (not followed, as it may lead out of the workspace)")
 
-/** Opens the file read-only without following a final link (ELOOP: a link was swapped in). */
-const openForCheck = (file: string, shown: string, dirPath: string) =>
-  // O_NONBLOCK: a FIFO swapped in is not waited on (it changes nothing for a regular file).
-  open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, { op: "read", shownAs: shown, dirPath }).pipe(
-    Effect.catchIf((e) => e.code === "ELOOP", () => Effect.fail(linkSwappedIn(shown)))
+/**
+ * Opens the file read-only without following a final link (ELOOP: a link was swapped in), runs
+ * `use` on it and closes it, all in one step (one promise: the descriptor is closed by the promise
+ * itself, however the caller's fiber ends). O_NONBLOCK: a FIFO swapped in is not waited on (it
+ * changes nothing for a regular file). A failure is op `read` unless `use` names another.
+ */
+const withCheckHandle = <A>(
+  file: string,
+  shown: string,
+  dirPath: string,
+  use: (handle: FileHandle, at: (op: string) => void) => Promise<A>
+): Effect.Effect<A, DiskError | FileChangedSinceRead> =>
+  useOpened(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, use, { op: "read", shownAs: shown, dirPath }).pipe(
+    Effect.catchIf((e) => e.code === "ELOOP" && e.op === "read", () => Effect.fail(linkSwappedIn(shown)))
   )
 
 /** Whether the file now holds what was expected: "same", "absent" (it does not exist) or "differs". */
@@ -168,9 +178,9 @@ const currentState = (
   if (expected._tag === "Absent") {
     return Effect.map(lstatOrNone(file, shown, loc.dirPath), (found) => (Option.isNone(found) ? "same" : "differs"))
   }
-  return Effect.scoped(Effect.flatMap(openForCheck(file, shown, loc.dirPath), (handle) =>
-    call("read", shown, async () =>
-      expected._tag === "Bytes" ? sameContents(handle, expected.bytes) : (await hashContents(handle)) === expected.hash))).pipe(
+  // Open, compare (or hash) and close in one step.
+  return withCheckHandle(file, shown, loc.dirPath, (handle) =>
+    expected._tag === "Bytes" ? sameContents(handle, expected.bytes) : hashContents(handle).then((hash) => hash === expected.hash)).pipe(
     Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
     Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed("absent" as const))
   )
@@ -220,14 +230,20 @@ const writeTemp = Effect.fnUntraced(function*(
   yield* Effect.scoped(Effect.gen(function*() {
     const flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
     const handle = yield* open(loc.at(temp), flags, { mode: Option.isSome(existing) ? 0o600 : mode, shownAs: shown, dirPath: loc.dirPath })
-    yield* call("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
-    yield* call("fsync", shown, () => handle.sync(), loc.dirPath)
-    if (Option.isSome(existing)) {
-      const { mode: m, uid, gid } = existing.value
-      // Owner first (chown may clear set-id bits), then the exact mode.
-      yield* call("chown", shown, () => handle.chown(uid, gid), loc.dirPath).pipe(Effect.ignore)
-      yield* call("chmod", shown, () => handle.chmod(m & 0o7777), loc.dirPath)
-    }
+    // Write, fsync, owner and mode in one step (the handle is closed with the scope, after any call in flight).
+    yield* callSteps(shown, async (at) => {
+      at("write")
+      await writeChunks(handle, bytes)
+      at("fsync")
+      await handle.sync()
+      if (Option.isSome(existing)) {
+        const { mode: m, uid, gid } = existing.value
+        // Owner first (chown may clear set-id bits; a refusal is ignored), then the exact mode.
+        await handle.chown(uid, gid).catch(() => undefined)
+        at("chmod")
+        await handle.chmod(m & 0o7777)
+      }
+    }, loc.dirPath)
   }))
 })
 
@@ -292,14 +308,15 @@ const readCurrent = (
   maxBytes: number
 ): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, DiskError | FileChangedSinceRead> => {
   const shown = path.join(loc.dirPath, loc.name)
-  return Effect.scoped(Effect.gen(function*() {
-    const handle = yield* openForCheck(loc.at(loc.name), shown, loc.dirPath)
-    const stats = yield* call("stat", shown, () => handle.stat(), loc.dirPath)
-    if (!stats.isFile()) return yield* notRegular(shown)
-    if (stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>() }
-    const bytes = yield* call("read", shown, () => readUpTo(handle, stats.size), loc.dirPath)
-    return { stats, bytes: Option.some<Uint8Array>(bytes) }
-  })).pipe(
+  // Open, fstat, read and close in one step.
+  return withCheckHandle(loc.at(loc.name), shown, loc.dirPath, async (handle, at) => {
+    at("stat")
+    const stats = await handle.stat()
+    if (!stats.isFile() || stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>() }
+    at("read")
+    return { stats, bytes: Option.some<Uint8Array>(await readUpTo(handle, stats.size)) }
+  }).pipe(
+    Effect.flatMap((read) => (read.stats.isFile() ? Effect.succeed(read) : Effect.fail(notRegular(shown)))),
     Effect.map(Option.some),
     Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed(Option.none()))
   )
