@@ -153,20 +153,25 @@ const linkSwappedIn = (target: string) =>
   changedUnderfoot(target, "was replaced by a symbolic link (not followed, as it may lead out of the workspace)")
 
 /**
- * Opens the file read-only without following a final link (ELOOP: a link was swapped in), runs
- * `use` on it and closes it, all in one step (one promise: the descriptor is closed by the promise
- * itself, however the caller's fiber ends). O_NONBLOCK: a FIFO swapped in is not waited on (it
- * changes nothing for a regular file). A failure is op `read` unless `use` names another.
+ * Opens the file read-only without following a final link (ELOOP: a link was swapped in, refused
+ * as such; with `report`, left as the open's DiskError), runs `use` on it and closes it, all in one
+ * step (one promise: the descriptor is closed by the promise itself, however the caller's fiber
+ * ends). O_NONBLOCK: a FIFO swapped in is not waited on (it changes nothing for a regular file). A
+ * failure is op `read` unless `use` names another.
  */
 const withCheckHandle = <A>(
   file: string,
   shown: string,
   dirPath: string,
-  use: (handle: FileHandle, at: (op: string) => void) => Promise<A>
+  use: (handle: FileHandle, at: (op: string) => void) => Promise<A>,
+  links: "refuse" | "report" = "refuse"
 ): Effect.Effect<A, DiskError | FileChangedSinceRead> =>
   useOpened(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, use, { op: "read", shownAs: shown, dirPath }).pipe(
-    Effect.catchIf((e) => e.code === "ELOOP" && e.op === "read", () => Effect.fail(linkSwappedIn(shown)))
+    Effect.catchIf((e) => links === "refuse" && isLinkAtOpen(e), () => Effect.fail(linkSwappedIn(shown)))
   )
+
+/** The open with O_NOFOLLOW met a symbolic link. */
+const isLinkAtOpen = (e: DiskError): boolean => e.code === "ELOOP" && e.op === "read"
 
 /** Whether the file now holds what was expected: "same", "absent" (it does not exist) or "differs". */
 const currentState = (
@@ -305,17 +310,19 @@ const notRegular = (shown: string) =>
 /** The file's stats and, when it is at most `maxBytes` long, its bytes; `None` when it does not exist. */
 const readCurrent = (
   loc: Location,
-  maxBytes: number
+  maxBytes: number,
+  links: "refuse" | "report" = "refuse"
 ): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, DiskError | FileChangedSinceRead> => {
   const shown = path.join(loc.dirPath, loc.name)
-  // Open, fstat, read and close in one step.
+  // Open, fstat, read and close in one step; a link met by the open is refused, or (`report`) left
+  // as the open's DiskError (ELOOP) for a caller that then follows it.
   return withCheckHandle(loc.at(loc.name), shown, loc.dirPath, async (handle, at) => {
     at("stat")
     const stats = await handle.stat()
     if (!stats.isFile() || stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>() }
     at("read")
     return { stats, bytes: Option.some<Uint8Array>(await readUpTo(handle, stats.size)) }
-  }).pipe(
+  }, links).pipe(
     Effect.flatMap((read) => (read.stats.isFile() ? Effect.succeed(read) : Effect.fail(notRegular(shown)))),
     Effect.map(Option.some),
     Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed(Option.none()))
@@ -400,14 +407,20 @@ export const readForChangeHeld = (
   file: string,
   within: ReadonlyArray<string> | undefined,
   maxBytes: number
-): Effect.Effect<HeldRead, DiskError | FileChangedSinceRead, Scope.Scope> =>
-  Effect.flatMap(locate(file, { within }), (loc) =>
-    Effect.map(readCurrent(loc, maxBytes), (found): HeldRead => ({ found, location: Option.some(loc) }))).pipe(
+): Effect.Effect<HeldRead, DiskError | FileChangedSinceRead, Scope.Scope> => {
+  const readAt = (finalUnchecked: boolean) =>
+    Effect.flatMap(locate(file, { within, finalUnchecked }), (loc) =>
+      Effect.map(readCurrent(loc, maxBytes, finalUnchecked ? "report" : "refuse"), (found): HeldRead => ({ found, location: Option.some(loc) })))
+  // The final name is opened with O_NOFOLLOW without an lstat first; when it is a link (the open
+  // says ELOOP), the walk is made again with the check, which follows the link inside the roots.
+  return readAt(true).pipe(
+    Effect.catchIf((e) => e._tag === "DiskError" && isLinkAtOpen(e), () => readAt(false)),
     Effect.catchIf(
       (e) => e._tag === "DiskError" && e.code === "ENOENT" && e.op === "resolve",
       () => Effect.succeed<HeldRead>({ found: Option.none(), location: Option.none() })
     )
   )
+}
 
 /**
  * Writes `bytes` (one buffer, or chunks written in order) to `file` atomically, after checking

@@ -20,6 +20,8 @@ export interface LocateOptions {
   readonly within?: ReadonlyArray<string> | undefined
   /** Create missing parent directories (inside the roots). */
   readonly createParents?: boolean | undefined
+  /** The final name is not checked for a link (see `OpenBeneathOptions.finalUnchecked`; by path it always is). */
+  readonly finalUnchecked?: boolean | undefined
 }
 
 /** Where the target lives: its directory, its name, and how to address a name in that directory. @category models */
@@ -61,7 +63,10 @@ const walkedOut = (file: string, e: BeneathError): DiskError | FileChangedSinceR
 
 /** The location through the descriptor walk: nothing outside `roots` is ever followed or named. */
 const locateBeneath = Effect.fnUntraced(function*(file: string, roots: ReadonlyArray<string>, options: LocateOptions) {
-  const found = yield* openBeneath(roots, path.resolve(file), { createParents: options.createParents === true }).pipe(
+  const found = yield* openBeneath(roots, path.resolve(file), {
+    createParents: options.createParents === true,
+    finalUnchecked: options.finalUnchecked === true
+  }).pipe(
     Effect.mapError((e) => walkedOut(file, e))
   )
   const { dir, dirPath, name } = found

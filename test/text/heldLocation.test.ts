@@ -86,4 +86,22 @@ describe.runIf(fdPathsSupported)("a write in the scope of the read that located 
       assert.strictEqual(written.path, file)
       assert.strictEqual(fs.readFileSync(file, "utf8"), "x\n")
     }))
+  it.effect("a final link is followed inside the roots (the read walks again when its open meets the link) and refused out of them", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      const outside = yield* tempDir
+      fs.mkdirSync(path.join(root, "real"))
+      fs.writeFileSync(path.join(root, "real", "f.txt"), "inside\n")
+      fs.symlinkSync(path.join(root, "real", "f.txt"), path.join(root, "link.txt"))
+      fs.writeFileSync(path.join(outside, "secret.txt"), "secret\n")
+      fs.symlinkSync(path.join(outside, "secret.txt"), path.join(root, "out.txt"))
+      const { read, written } = yield* Effect.scoped(readThenWrite(root, path.join(root, "link.txt"), "new\n", () => {}))
+      assert.strictEqual(Option.getOrThrow(read.location).dirPath, path.join(root, "real"))
+      assert.strictEqual(written.path, path.join(root, "real", "f.txt"))
+      assert.strictEqual(fs.readFileSync(path.join(root, "real", "f.txt"), "utf8"), "new\n")
+      assert.isTrue(fs.lstatSync(path.join(root, "link.txt")).isSymbolicLink())
+      const refused = yield* Effect.flip(Effect.scoped(readForChangeHeld(path.join(root, "out.txt"), [root], 1024)))
+      assert.strictEqual(refused._tag, "FileChangedSinceRead")
+      assert.include(refused.message, "out of every workspace root")
+    }))
 })
