@@ -60,6 +60,12 @@ export interface AtomicWriteOptions {
    * both are given, the bytes are used.
    */
   readonly expectedBytes?: Uint8Array | null | undefined
+  /**
+   * The file `expectedBytes` were read from, still open (`readForChangeHeld`, same scope): while
+   * the name still names that very file (an `lstat`: same device and inode), the check reads
+   * through this descriptor instead of opening the name again; otherwise it opens the name.
+   */
+  readonly expectedIn?: HeldFile | undefined
   /** Mode of a new file before the umask (default 0o666). Existing files keep theirs. */
   readonly newFileMode?: number | undefined
   /**
@@ -128,17 +134,24 @@ export const hashFile = (file: string): Effect.Effect<string | null, DiskError> 
     Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null))
   )
 
+/** A file read for a change, still open, and its identity when it was read. @category models */
+export interface HeldFile {
+  readonly handle: FileHandle
+  readonly dev: number
+  readonly ino: number
+}
+
 /** What the file must still hold for a write to go ahead: nothing (it must not exist), its bytes, or their hash. */
 type Expected =
   | { readonly _tag: "Absent" }
-  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array }
+  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array; readonly held: HeldFile | undefined }
   | { readonly _tag: "Hash"; readonly hash: string }
 
-const expectedOf = ({ expectedBytes, expectedHash }: AtomicWriteOptions): Expected | undefined => {
+const expectedOf = ({ expectedBytes, expectedHash, expectedIn }: AtomicWriteOptions): Expected | undefined => {
   const given = expectedBytes !== undefined ? expectedBytes : expectedHash
   if (given === undefined) return undefined
   if (given === null) return { _tag: "Absent" }
-  return typeof given === "string" ? { _tag: "Hash", hash: given } : { _tag: "Bytes", bytes: given }
+  return typeof given === "string" ? { _tag: "Hash", hash: given } : { _tag: "Bytes", bytes: given, held: expectedIn }
 }
 
 const changedUnderfoot = (target: string, what: string) =>
@@ -184,11 +197,25 @@ const currentState = (
     return Effect.map(lstatOrNone(file, shown, loc.dirPath), (found) => (Option.isNone(found) ? "same" : "differs"))
   }
   // Open, compare (or hash) and close in one step.
-  return withCheckHandle(file, shown, loc.dirPath, (handle) =>
+  const byName = withCheckHandle(file, shown, loc.dirPath, (handle) =>
     expected._tag === "Bytes" ? sameContents(handle, expected.bytes) : hashContents(handle).then((hash) => hash === expected.hash)).pipe(
     Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
     Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed("absent" as const))
   )
+  const want = expected._tag === "Bytes" ? expected : undefined
+  const held = want?.held
+  if (want === undefined || held === undefined || held.handle.fd < 0) return byName
+  // The name still names the file the bytes were read from: its bytes now, through the descriptor
+  // (an inode cannot be reused while it is open). Another file there is compared by name.
+  return Effect.flatMap(lstatOrNone(file, shown, loc.dirPath), (found) => {
+    if (Option.isNone(found)) return Effect.succeed("absent" as const)
+    if (found.value.isSymbolicLink()) return Effect.fail(linkSwappedIn(shown))
+    if (found.value.dev !== held.dev || found.value.ino !== held.ino) return byName
+    return Effect.map(
+      call("read", shown, () => sameContents(held.handle, want.bytes), loc.dirPath),
+      (same): "same" | "differs" => (same ? "same" : "differs")
+    )
+  })
 }
 
 const verify = Effect.fnUntraced(function*(loc: Location, expected: Expected | undefined) {
@@ -308,6 +335,34 @@ const notRegular = (shown: string) =>
   new DiskError({ op: "read", path: shown, code: undefined, message: `${shown} is not a regular file` })
 
 /** The file's stats and, when it is at most `maxBytes` long, its bytes; `None` when it does not exist. */
+/**
+ * {@link readCurrent} whose descriptor stays open for the caller's scope (the compare-and-swap of a
+ * write in that scope reads through it: {@link AtomicWriteOptions.expectedIn}).
+ */
+const readCurrentHeld = (
+  loc: Location,
+  maxBytes: number,
+  links: "refuse" | "report"
+): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array>; readonly held: HeldFile }>, DiskError | FileChangedSinceRead, Scope.Scope> => {
+  const shown = path.join(loc.dirPath, loc.name)
+  return open(loc.at(loc.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK, { op: "read", shownAs: shown, dirPath: loc.dirPath }).pipe(
+    Effect.catchIf((e) => links === "refuse" && isLinkAtOpen(e), () => Effect.fail(linkSwappedIn(shown))),
+    // fstat and read in one step.
+    Effect.flatMap((handle) =>
+      callSteps(shown, async (at) => {
+        at("stat")
+        const stats = await handle.stat()
+        const held: HeldFile = { handle, dev: stats.dev, ino: stats.ino }
+        if (!stats.isFile() || stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>(), held }
+        at("read")
+        return { stats, bytes: Option.some<Uint8Array>(await readUpTo(handle, stats.size)), held }
+      }, loc.dirPath)),
+    Effect.flatMap((read) => (read.stats.isFile() ? Effect.succeed(read) : Effect.fail(notRegular(shown)))),
+    Effect.map(Option.some),
+    Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed(Option.none()))
+  )
+}
+
 const readCurrent = (
   loc: Location,
   maxBytes: number,
@@ -389,11 +444,13 @@ export const readForChange = (
   within: ReadonlyArray<string> | undefined,
   maxBytes: number
 ): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, DiskError | FileChangedSinceRead> =>
-  Effect.scoped(Effect.map(readForChangeHeld(file, within, maxBytes), (read) => read.found))
+  Effect.scoped(Effect.map(readForChangeHeld(file, within, maxBytes), (read) =>
+    Option.map(read.found, ({ stats, bytes }) => ({ stats, bytes }))))
 
 /** What {@link readForChangeHeld} read, and where. @category models */
 export interface HeldRead {
-  readonly found: Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>
+  /** The file's stats and bytes, and the file itself, open for the scope (a write in it passes this as `expectedIn`). */
+  readonly found: Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array>; readonly held: HeldFile }>
   /** Where the file was found (`None` when a parent directory is missing), open for the scope: a write in it passes this as `reuse`. */
   readonly location: Option.Option<Location>
 }
@@ -410,7 +467,7 @@ export const readForChangeHeld = (
 ): Effect.Effect<HeldRead, DiskError | FileChangedSinceRead, Scope.Scope> => {
   const readAt = (finalUnchecked: boolean) =>
     Effect.flatMap(locate(file, { within, finalUnchecked }), (loc) =>
-      Effect.map(readCurrent(loc, maxBytes, finalUnchecked ? "report" : "refuse"), (found): HeldRead => ({ found, location: Option.some(loc) })))
+      Effect.map(readCurrentHeld(loc, maxBytes, finalUnchecked ? "report" : "refuse"), (found): HeldRead => ({ found, location: Option.some(loc) })))
   // The final name is opened with O_NOFOLLOW without an lstat first; when it is a link (the open
   // says ELOOP), the walk is made again with the check, which follows the link inside the roots.
   return readAt(true).pipe(

@@ -36,6 +36,7 @@ import {
   type DecodedText,
   decodeText,
   type FileHistory,
+  type HeldFile,
   makeFileHistory,
   awaitWriters,
   type Location,
@@ -62,6 +63,8 @@ export interface FileSnapshot {
    * scope writes there instead of walking the path again (while the directory is still where it was).
    */
   readonly location?: Location | undefined
+  /** The file read, open while that scope lasts: the commit's compare-and-swap reads through it (`expectedIn`). */
+  readonly held?: HeldFile | undefined
 }
 
 /** A prior-read check at one of its three call sites (`expectExisting` as the reference passes it). @category models */
@@ -179,15 +182,16 @@ export const loadSnapshot = <E>(
     yield* check(undefined)
     const max = ctx.settings.maxEditFileBytes
     // The same walk as the write: a link swapped in to lead out of the workspace is not read through.
-    const { found, location: held } = yield* readForChangeHeld(abs, ctx.workspace.roots, max)
-    const location = Option.getOrUndefined(held)
+    const loaded = yield* readForChangeHeld(abs, ctx.workspace.roots, max)
+    const found = loaded.found
+    const location = Option.getOrUndefined(loaded.location)
     if (Option.isNone(found)) return { abs, exists: false, bytes: null, decoded: null, stats: null, location }
-    const { stats, bytes: read } = found.value
+    const { stats, bytes: read, held } = found.value
     if (Option.isNone(read)) return yield* tooLarge(abs, stats.size, max)
     const bytes = read.value
     yield* check(true)
     const decoded = decodeText(bytes, { legacyEncoding: ctx.settings.legacyEncoding })
-    return { abs, exists: true, bytes, decoded, stats, location }
+    return { abs, exists: true, bytes, decoded, stats, location, held }
   })
 
 /**
@@ -261,7 +265,11 @@ export const commitPlan = <P extends CommitPlan, E, E2 = never>(
       Effect.as(ctx.cache.recordWrite(abs, result.written.stats, { cacheable: options.cacheable ?? true }), result)
     const done = yield* withWriteTarget(abs, target, (file) =>
       Effect.gen(function*() {
-        const first = yield* Effect.result(file.write(plan.newBytes, { expectedBytes: plan.snapshot.bytes, beforeReplace: Effect.asVoid(recorded) }))
+        const first = yield* Effect.result(file.write(plan.newBytes, {
+          expectedBytes: plan.snapshot.bytes,
+          expectedIn: plan.snapshot.held,
+          beforeReplace: Effect.asVoid(recorded)
+        }))
         if (first._tag === "Success") return yield* cached({ written: first.success, plan, history: yield* recorded })
         const replan = options.replan
         if (!hasCode(first.failure, FileChangedSinceRead) || replan === undefined) return yield* first.failure

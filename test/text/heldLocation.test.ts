@@ -104,4 +104,49 @@ describe.runIf(fdPathsSupported)("a write in the scope of the read that located 
       assert.strictEqual(refused._tag, "FileChangedSinceRead")
       assert.include(refused.message, "out of every workspace root")
     }))
+  it.effect("the compare-and-swap reads through the descriptor the read kept while the name names that file, else by name", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      const file = path.join(root, "f.txt")
+      /** Reads the file, lets `between` act on it, then writes with the kept descriptor as `expectedIn`. */
+      const attempt = (between: () => void) =>
+        Effect.scoped(Effect.gen(function*() {
+          const read = yield* readForChangeHeld(file, [root], 1024)
+          const found = Option.getOrThrow(read.found)
+          between()
+          return yield* withWriteTarget(file, { within: [root], reuse: Option.getOrUndefined(read.location) }, (target) =>
+            target.write(Buffer.from("mine\n"), { expectedBytes: Option.getOrThrow(found.bytes), expectedIn: found.held }))
+        })).pipe(Effect.result)
+      const reset = () => fs.writeFileSync(file, "old\n")
+      // Rewritten in place (the same inode): seen through the descriptor.
+      reset()
+      const inPlace = yield* attempt(() => fs.writeFileSync(file, "new\n"))
+      assert.isTrue(inPlace._tag === "Failure" && inPlace.failure._tag === "FileChangedSinceRead")
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "new\n")
+      // Replaced by another file with the same bytes: compared by name, the write goes ahead (as before).
+      reset()
+      const same = yield* attempt(() => {
+        fs.writeFileSync(path.join(root, "other"), "old\n")
+        fs.renameSync(path.join(root, "other"), file)
+      })
+      assert.strictEqual(same._tag, "Success")
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "mine\n")
+      // Replaced by another file with other bytes, or deleted: refused, nothing written.
+      reset()
+      const replaced = yield* attempt(() => {
+        fs.writeFileSync(path.join(root, "other"), "theirs\n")
+        fs.renameSync(path.join(root, "other"), file)
+      })
+      assert.isTrue(replaced._tag === "Failure" && replaced.failure._tag === "FileChangedSinceRead")
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "theirs\n")
+      reset()
+      const deleted = yield* attempt(() => fs.rmSync(file))
+      assert.isTrue(deleted._tag === "Failure" && deleted.failure.message.includes("was deleted"))
+      assert.isFalse(fs.existsSync(file))
+      // Unchanged: written.
+      reset()
+      assert.strictEqual((yield* attempt(() => {}))._tag, "Success")
+      assert.strictEqual(fs.readFileSync(file, "utf8"), "mine\n")
+      assert.deepStrictEqual(fs.readdirSync(root).sort(), ["f.txt"])
+    }))
 })
