@@ -9,8 +9,8 @@
  * less CPU (an async `lstat` 37 µs against 9 µs sync, `realpath` 96 against 10 µs; session 19):
  * on a hung network mount a synchronous call would stop the event loop, and with it every session,
  * timeout and cancellation of the process, where an async one holds one pool thread. Only the state
- * directory's own small files ({@link writeSmallFile}, {@link sizesOf}) are written and read
- * synchronously.
+ * directory's own small files and listings ({@link writeSmallFile}, {@link sizesOf},
+ * {@link readdirOfState}) are written and read synchronously.
  *
  * @since 0.3.0
  */
@@ -61,6 +61,46 @@ export const diskError = (op: string, path: string, cause: unknown, dirPath?: st
 export const call = <A>(op: string, path: string, f: () => Promise<A>, dirPath?: string): Effect.Effect<A, DiskError> =>
   Effect.tryPromise({ try: f, catch: (cause) => diskError(op, path, cause, dirPath) })
 
+/**
+ * Several calls on one file in one promise, so one Effect step (and one fiber resume) instead of
+ * one per call: `f` names the call under way with `at(op)`, and a failure is the {@link DiskError}
+ * of that op. `f` must release what it opens itself (`finally`), since an interruption stops
+ * waiting for it but not the calls already started.
+ * @category calls
+ */
+export const callSteps = <A>(
+  path: string,
+  f: (at: (op: string) => void) => Promise<A>,
+  dirPath?: string
+): Effect.Effect<A, DiskError> =>
+  Effect.suspend(() => {
+    let op = "open"
+    return Effect.tryPromise({ try: () => f((next) => void (op = next)), catch: (cause) => diskError(op, path, cause, dirPath) })
+  })
+
+/**
+ * Opens `path`, runs `use` on the handle and closes it, in one step ({@link callSteps}: the handle
+ * is closed by the promise itself, however the caller's fiber ends). A failure of the open is op
+ * `options.op` (default `open`); `use` names its own calls with `at`.
+ * @category calls
+ */
+export const useOpened = <A>(
+  path: string,
+  flags: string | number,
+  use: (handle: fsp.FileHandle, at: (op: string) => void) => Promise<A>,
+  options: { readonly mode?: number; readonly op?: string; readonly shownAs?: string; readonly dirPath?: string } = {}
+): Effect.Effect<A, DiskError> =>
+  callSteps(options.shownAs ?? path, async (at) => {
+    at(options.op ?? "open")
+    const handle = await fsp.open(path, flags, options.mode)
+    try {
+      return await use(handle, at)
+    } finally {
+      // A failed close has nothing left to undo: the descriptor is released either way.
+      await handle.close().catch(() => undefined)
+    }
+  }, options.dirPath)
+
 /** {@link call} for a synchronous call (the metadata calls: see the module's comment). @category calls */
 export const callSync = <A>(op: string, path: string, f: () => A, dirPath?: string): Effect.Effect<A, DiskError> =>
   Effect.try({ try: f, catch: (cause) => diskError(op, path, cause, dirPath) })
@@ -108,8 +148,24 @@ export const rename = (from: string, to: string, shownAs = to, dirPath?: string)
 export const remove = (path: string, options: { readonly recursive?: boolean } = {}): Effect.Effect<void, DiskError> =>
   call("rm", path, () => fsp.rm(path, { force: true, recursive: options.recursive === true }))
 
+/**
+ * Removes one file (`unlink`, one system call: {@link remove} is an `lstat` or two before it); a
+ * missing file is not an error.
+ * @category fs
+ */
+export const removeFile = (path: string, shownAs = path, dirPath?: string): Effect.Effect<void, DiskError> =>
+  call("rm", shownAs, () => fsp.unlink(path).catch((e: unknown) => (errnoCode(e) === "ENOENT" ? undefined : Promise.reject(e))), dirPath)
+
 /** `fs.readdir`: the names in a directory. @category fs */
 export const readdir = (path: string): Effect.Effect<Array<string>, DiskError> => call("readdir", path, () => fsp.readdir(path))
+
+/**
+ * The names in one of the state directory's own directories, read synchronously (see the module's
+ * comment: never a path a model names).
+ * @category fs
+ */
+export const readdirOfState = (path: string): Effect.Effect<Array<string>, DiskError> =>
+  callSync("readdir", path, () => fs.readdirSync(path))
 
 /** The whole file's bytes. @category fs */
 export const readFile = (path: string): Effect.Effect<Uint8Array, DiskError> => call("read", path, () => fsp.readFile(path))
@@ -156,17 +212,33 @@ export const writeSmallFile = (
 
 /**
  * Creates a file with `flags` (e.g. `O_CREAT | O_EXCL`) holding a few bytes (a lock file's owner
- * line, beside the file it guards: on the thread pool, see the module's comment); `op` of a failure
- * is `open` (EEXIST: it exists) or `write`.
+ * line, beside the file it guards: on the thread pool, see the module's comment), and returns its
+ * `fstat`; `op` of a failure is `open` (EEXIST: it exists), `write` or `stat`.
  * @category fs
  */
-export const createSmallFile = (path: string, flags: number, mode: number, data: string): Effect.Effect<void, DiskError> =>
-  Effect.acquireUseRelease(
-    call("open", path, () => fsp.open(path, flags, mode)),
-    (handle) => call("write", path, () => handle.writeFile(data)),
-    // A failed close has nothing left to undo: the descriptor is released either way.
-    (handle) => Effect.tryPromise(() => handle.close()).pipe(Effect.ignore)
-  )
+export const createSmallFile = (path: string, flags: number, mode: number, data: string): Effect.Effect<Stats, DiskError> =>
+  useOpened(path, flags, async (handle, at) => {
+    at("write")
+    await handle.writeFile(data)
+    // The created file's own stats (its inode: the very file this call created).
+    at("stat")
+    return await handle.stat()
+  }, { mode })
+
+/**
+ * Removes the file at `path` only while it is the file with inode `ino` (an `lstat`, then the
+ * `unlink`, in one step); whether it was removed. A missing file is not an error.
+ * @category fs
+ */
+export const removeFileIfInode = (path: string, ino: number): Effect.Effect<boolean, DiskError> =>
+  callSteps(path, async (at) => {
+    at("lstat")
+    const stats = await fsp.lstat(path).catch((e: unknown) => (errnoCode(e) === "ENOENT" ? undefined : Promise.reject(e)))
+    if (stats === undefined || stats.ino !== ino) return false
+    at("rm")
+    await fsp.unlink(path).catch((e: unknown) => (errnoCode(e) === "ENOENT" ? undefined : Promise.reject(e)))
+    return true
+  })
 
 /**
  * Opens a file for the span of the scope (closed when it ends). `op`: what a failure says was

@@ -21,7 +21,7 @@ import { computeEdit, editGuard, type EditPlan } from "./editPlan.js"
 import { replanEdit } from "./editReplan.js"
 import { commitPlan, makeMutationContext, unchangedSinceApproval } from "../write/index.js"
 import { writeFailure } from "../write/index.js"
-import { displayPath, realLocation, unescapePath } from "../session/index.js"
+import { displayPath, unescapePath } from "../session/index.js"
 import { EditParams, editDeclaration } from "./edit.decl.js"
 
 export { EditParams } from "./edit.decl.js"
@@ -91,7 +91,8 @@ export const makeEdit = Effect.gen(function*() {
     validate: (p) => (unescapePath(p.file_path) === "" ? "The 'file_path' parameter must be non-empty." : undefined),
     invoke: (params) =>
       Effect.gen(function*() {
-        const abs = yield* workspace.resolve(unescapePath(params.file_path))
+        // The path and the call's location from one resolution.
+        const { path: abs, location } = yield* workspace.resolveLocated(unescapePath(params.file_path))
         const rel = displayPath(workspace.primaryRoot, abs)
         const request = { oldString: params.old_string, newString: params.new_string, replaceAll: params.replace_all ?? false }
         const shown = yield* Ref.make(Option.none<EditPlan>())
@@ -106,10 +107,10 @@ export const makeEdit = Effect.gen(function*() {
             : params.old_string === params.new_string
             ? `No file changes to ${rel}`
             : rel,
-          locations: [yield* realLocation(abs)],
+          locations: [location],
           defaultPermission: Effect.succeed("ask" as const),
           confirmation: Effect.gen(function*() {
-            const p = yield* plan
+            const p = yield* Effect.scoped(plan)
             yield* Ref.set(shown, Option.some(p))
             return {
               type: "edit" as const,
@@ -122,8 +123,9 @@ export const makeEdit = Effect.gen(function*() {
               amendable: { param: "new_string" as const, proposal: params.new_string }
             }
           }),
+          // One scope for the plan and its commit: the write lands where the plan read the file (no second walk).
           execute: ({ amendment }) =>
-            Effect.gen(function*() {
+            Effect.scoped(Effect.gen(function*() {
               const planned = yield* plan
               const approved = yield* Ref.get(shown)
               yield* unchangedSinceApproval(approved, planned, { subject: `File ${abs}`, action: "edit", next: "redo the edit against the current content" })
@@ -185,7 +187,7 @@ export const makeEdit = Effect.gen(function*() {
                 display: { _tag: "FileDiff" as const, fileName: path.basename(abs), diff: fileDiff, originalContent: p.currentText, newContent: p.newText },
                 data
               }
-            })
+            }))
         }
       })
   })

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { checkPriorRead, type PriorReadError } from "../session/index.js"
 import {
   changedOldLinesOf,
@@ -125,7 +126,7 @@ export const computeEdit = (
   ctx: MutationContext,
   abs: string,
   request: EditRequest
-): Effect.Effect<EditPlan, EditPlanError> =>
+): Effect.Effect<EditPlan, EditPlanError, Scope.Scope> =>
   loadSnapshot(ctx, abs, editGuard(ctx, abs)).pipe(
     Effect.catchTag("DiskError", (e) =>
       Effect.fail(snapshotReadFailure(e, (reason) =>

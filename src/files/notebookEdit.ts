@@ -137,7 +137,7 @@ export const makeNotebookEdit = Effect.gen(function*() {
         const guard = notebookGuard(ctx, abs)
         const shown = yield* Ref.make(Option.none<NotebookPlan>())
         const plan = Effect.gen(function*() {
-          const snapshot = yield* loadSnapshot(ctx, abs, guard).pipe(
+          const snapshot = yield* Effect.scoped(loadSnapshot(ctx, abs, guard)).pipe(
             Effect.catchTag("DiskError", (e) =>
               Effect.fail(snapshotReadFailure(e, (reason) =>
                 new NotebookEditFailure({ message: `Error reading notebook ${abs} (${reason}). Retry once; if it fails again, tell the user.`, display: "Error reading notebook." }))))

@@ -13,7 +13,7 @@ import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { CurrentOutputLimits } from "../output/index.js"
-import { displayPath, FileReadCache, realLocation, unescapePath, Workspace } from "../session/index.js"
+import { displayPath, FileReadCache, unescapePath, Workspace } from "../session/index.js"
 import { defineTool, progress, type ProgressPart, type ToolResult } from "../tool/index.js"
 import { loadFileToolsSettings } from "../write/index.js"
 import { parsePages } from "./pdf.js"
@@ -105,13 +105,14 @@ export const makeReadFile = Effect.gen(function*() {
     validate,
     invoke: (params) =>
       Effect.gen(function*() {
-        const abs = yield* workspace.resolveReadable(unescapePath(params.file_path))
+        // The path and the call's location from one resolution.
+        const { path: abs, location } = yield* workspace.resolveLocated(unescapePath(params.file_path), { readable: true })
         const rel = displayPath(workspace.primaryRoot, abs)
         const pages = params.pages !== undefined && params.pages.trim() !== "" ? params.pages.trim() : undefined
         const full = params.offset === undefined && params.limit === undefined && pages === undefined
         return {
           description: describe(rel, params),
-          locations: [yield* realLocation(abs)],
+          locations: [location],
           defaultPermission: Effect.succeed("allow" as const),
           execute: ({ emit }) =>
             handOver(Effect.gen(function*() {

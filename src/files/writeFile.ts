@@ -10,6 +10,7 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import type * as Scope from "effect/Scope"
 import { checkPriorRead, displayPath, type PriorReadError, realLocation, unescapePath } from "../session/index.js"
 import {
   createPatchSmart,
@@ -67,7 +68,7 @@ const computeWrite = (
   ctx: MutationContext,
   abs: string,
   content: string
-): Effect.Effect<WritePlan, PriorReadError | EditRequiresPriorRead | FileTooLarge | PermissionDenied | FileWriteFailure> =>
+): Effect.Effect<WritePlan, PriorReadError | EditRequiresPriorRead | FileTooLarge | PermissionDenied | FileWriteFailure, Scope.Scope> =>
   Effect.gen(function*() {
     const snapshot = yield* loadSnapshot(ctx, abs, writeGuard(ctx, abs)).pipe(
       Effect.catchTag("DiskError", (e) =>
@@ -138,7 +139,7 @@ export const makeWriteFile = Effect.gen(function*() {
           locations: [yield* realLocation(abs)],
           defaultPermission: Effect.succeed("ask" as const),
           confirmation: Effect.gen(function*() {
-            const p = yield* plan
+            const p = yield* Effect.scoped(plan)
             yield* Ref.set(shown, Option.some(p))
             return {
               type: "edit" as const,
@@ -151,8 +152,9 @@ export const makeWriteFile = Effect.gen(function*() {
               amendable: { param: "content" as const, proposal: params.content }
             }
           }),
+          // One scope for the plan and its commit: the write lands where the plan read the file (no second walk).
           execute: ({ amendment }) =>
-            Effect.gen(function*() {
+            Effect.scoped(Effect.gen(function*() {
               const p = yield* plan
               const approved = yield* Ref.get(shown)
               yield* unchangedSinceApproval(approved, p, { subject: `File ${abs}`, action: "write", next: "decide again" })
@@ -189,7 +191,7 @@ export const makeWriteFile = Effect.gen(function*() {
                 },
                 data
               }
-            })
+            }))
         }
       })
   })

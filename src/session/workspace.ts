@@ -57,6 +57,15 @@ export interface WorkspaceService {
   readonly resolve: (path: string) => Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams>
   /** Like `resolve`, but the extra readable directories are admitted too. */
   readonly resolveReadable: (path: string) => Effect.Effect<string, PathNotInWorkspace | PermissionDenied | InvalidToolParams>
+  /**
+   * `resolve` (`readable`: `resolveReadable`) with the call's location too: the real path with a
+   * final link followed, as `realLocation` of the answer would give, from the same resolution (no
+   * second `realpath`).
+   */
+  readonly resolveLocated: (
+    path: string,
+    options?: { readonly readable?: boolean }
+  ) => Effect.Effect<{ readonly path: string; readonly location: string }, PathNotInWorkspace | PermissionDenied | InvalidToolParams>
   /** Whether `absPath` really (symlinks followed) lies inside a root; never fails. */
   readonly isWithin: (absPath: string) => Effect.Effect<boolean>
   /** Creates `<stateDir>/<name>` with mode 0700 if missing and returns its path. */
@@ -172,14 +181,17 @@ export const makeWorkspace: (options: WorkspaceOptions) => Effect.Effect<Workspa
       if (!allowed.some((dir) => isPathInside(real, dir))) {
         return yield* outside(input, abs, real, allowed)
       }
-      return allowed.some((dir) => isPathInside(named, dir)) ? named : real
+      return { path: allowed.some((dir) => isPathInside(named, dir)) ? named : real, location: real }
     })
 
     const resolve = Effect.fn("Workspace.resolve")(function*(input: string) {
-      return yield* resolveIn(input, roots)
+      return (yield* resolveIn(input, roots)).path
     })
     const resolveReadable = Effect.fn("Workspace.resolveReadable")(function*(input: string) {
-      return yield* resolveIn(input, readable)
+      return (yield* resolveIn(input, readable)).path
+    })
+    const resolveLocated = Effect.fn("Workspace.resolveLocated")(function*(input: string, options: { readonly readable?: boolean } = {}) {
+      return yield* resolveIn(input, options.readable === true ? readable : roots)
     })
     const isWithin = Effect.fn("Workspace.isWithin")(function*(absPath: string) {
       const real = yield* Effect.result(resolveRealPath(path.resolve(primaryRoot, absPath)))
@@ -196,6 +208,7 @@ export const makeWorkspace: (options: WorkspaceOptions) => Effect.Effect<Workspa
       stateDir,
       resolve,
       resolveReadable,
+      resolveLocated,
       isWithin,
       ensureStateSubdir: ensure
     })

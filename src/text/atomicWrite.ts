@@ -31,16 +31,19 @@
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import type { Stats } from "node:fs"
+import type { FileHandle } from "node:fs/promises"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
-import { access, call, DiskError, lstat, open, remove, rename } from "../disk/index.js"
+import { access, call, callSteps, DiskError, lstat, open, removeFile, rename, useOpened } from "../disk/index.js"
 import { FileChangedSinceRead } from "../tool/index.js"
 import { byteLengthOf, hashContents, readUpTo, sameContents, sha256Hex, type WriteBytes, writeChunks } from "./fileIo.js"
 import { acquireLockFile, WriteLocks } from "./writeLock.js"
 import { locate, type LocateOptions, type Location, resolveWriteTarget } from "./writeLocation.js"
+
+export type { Location }
 
 export { resolveWriteTarget }
 
@@ -57,6 +60,12 @@ export interface AtomicWriteOptions {
    * both are given, the bytes are used.
    */
   readonly expectedBytes?: Uint8Array | null | undefined
+  /**
+   * The file `expectedBytes` were read from, still open (`readForChangeHeld`, same scope): while
+   * the name still names that very file (an `lstat`: same device and inode), the check reads
+   * through this descriptor instead of opening the name again; otherwise it opens the name.
+   */
+  readonly expectedIn?: HeldFile | undefined
   /** Mode of a new file before the umask (default 0o666). Existing files keep theirs. */
   readonly newFileMode?: number | undefined
   /**
@@ -73,6 +82,11 @@ export interface WriteTargetOptions extends LocateOptions {
   readonly lockTimeoutMs?: number | undefined
   /** Test hook: runs after the target is resolved, before it is locked (e.g. to swap a link in). */
   readonly afterResolve?: Effect.Effect<void> | undefined
+  /**
+   * Where the read this write follows found the file ({@link readForChangeHeld}, same scope): used
+   * instead of walking the path again while {@link Location.reusable} says it still holds.
+   */
+  readonly reuse?: Location | undefined
 }
 
 /** The current content of a write target. @category models */
@@ -120,17 +134,24 @@ export const hashFile = (file: string): Effect.Effect<string | null, DiskError> 
     Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(null))
   )
 
+/** A file read for a change, still open, and its identity when it was read. @category models */
+export interface HeldFile {
+  readonly handle: FileHandle
+  readonly dev: number
+  readonly ino: number
+}
+
 /** What the file must still hold for a write to go ahead: nothing (it must not exist), its bytes, or their hash. */
 type Expected =
   | { readonly _tag: "Absent" }
-  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array }
+  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array; readonly held: HeldFile | undefined }
   | { readonly _tag: "Hash"; readonly hash: string }
 
-const expectedOf = ({ expectedBytes, expectedHash }: AtomicWriteOptions): Expected | undefined => {
+const expectedOf = ({ expectedBytes, expectedHash, expectedIn }: AtomicWriteOptions): Expected | undefined => {
   const given = expectedBytes !== undefined ? expectedBytes : expectedHash
   if (given === undefined) return undefined
   if (given === null) return { _tag: "Absent" }
-  return typeof given === "string" ? { _tag: "Hash", hash: given } : { _tag: "Bytes", bytes: given }
+  return typeof given === "string" ? { _tag: "Hash", hash: given } : { _tag: "Bytes", bytes: given, held: expectedIn }
 }
 
 const changedUnderfoot = (target: string, what: string) =>
@@ -144,12 +165,26 @@ const changedUnderfoot = (target: string, what: string) =>
 const linkSwappedIn = (target: string) =>
   changedUnderfoot(target, "was replaced by a symbolic link (not followed, as it may lead out of the workspace)")
 
-/** Opens the file read-only without following a final link (ELOOP: a link was swapped in). */
-const openForCheck = (file: string, shown: string, dirPath: string) =>
-  // O_NONBLOCK: a FIFO swapped in is not waited on (it changes nothing for a regular file).
-  open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, { op: "read", shownAs: shown, dirPath }).pipe(
-    Effect.catchIf((e) => e.code === "ELOOP", () => Effect.fail(linkSwappedIn(shown)))
+/**
+ * Opens the file read-only without following a final link (ELOOP: a link was swapped in, refused
+ * as such; with `report`, left as the open's DiskError), runs `use` on it and closes it, all in one
+ * step (one promise: the descriptor is closed by the promise itself, however the caller's fiber
+ * ends). O_NONBLOCK: a FIFO swapped in is not waited on (it changes nothing for a regular file). A
+ * failure is op `read` unless `use` names another.
+ */
+const withCheckHandle = <A>(
+  file: string,
+  shown: string,
+  dirPath: string,
+  use: (handle: FileHandle, at: (op: string) => void) => Promise<A>,
+  links: "refuse" | "report" = "refuse"
+): Effect.Effect<A, DiskError | FileChangedSinceRead> =>
+  useOpened(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, use, { op: "read", shownAs: shown, dirPath }).pipe(
+    Effect.catchIf((e) => links === "refuse" && isLinkAtOpen(e), () => Effect.fail(linkSwappedIn(shown)))
   )
+
+/** The open with O_NOFOLLOW met a symbolic link. */
+const isLinkAtOpen = (e: DiskError): boolean => e.code === "ELOOP" && e.op === "read"
 
 /** Whether the file now holds what was expected: "same", "absent" (it does not exist) or "differs". */
 const currentState = (
@@ -161,12 +196,26 @@ const currentState = (
   if (expected._tag === "Absent") {
     return Effect.map(lstatOrNone(file, shown, loc.dirPath), (found) => (Option.isNone(found) ? "same" : "differs"))
   }
-  return Effect.scoped(Effect.flatMap(openForCheck(file, shown, loc.dirPath), (handle) =>
-    call("read", shown, async () =>
-      expected._tag === "Bytes" ? sameContents(handle, expected.bytes) : (await hashContents(handle)) === expected.hash))).pipe(
+  // Open, compare (or hash) and close in one step.
+  const byName = withCheckHandle(file, shown, loc.dirPath, (handle) =>
+    expected._tag === "Bytes" ? sameContents(handle, expected.bytes) : hashContents(handle).then((hash) => hash === expected.hash)).pipe(
     Effect.map((same): "same" | "differs" => (same ? "same" : "differs")),
     Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed("absent" as const))
   )
+  const want = expected._tag === "Bytes" ? expected : undefined
+  const held = want?.held
+  if (want === undefined || held === undefined || held.handle.fd < 0) return byName
+  // The name still names the file the bytes were read from: its bytes now, through the descriptor
+  // (an inode cannot be reused while it is open). Another file there is compared by name.
+  return Effect.flatMap(lstatOrNone(file, shown, loc.dirPath), (found) => {
+    if (Option.isNone(found)) return Effect.succeed("absent" as const)
+    if (found.value.isSymbolicLink()) return Effect.fail(linkSwappedIn(shown))
+    if (found.value.dev !== held.dev || found.value.ino !== held.ino) return byName
+    return Effect.map(
+      call("read", shown, () => sameContents(held.handle, want.bytes), loc.dirPath),
+      (same): "same" | "differs" => (same ? "same" : "differs")
+    )
+  })
 }
 
 const verify = Effect.fnUntraced(function*(loc: Location, expected: Expected | undefined) {
@@ -213,14 +262,20 @@ const writeTemp = Effect.fnUntraced(function*(
   yield* Effect.scoped(Effect.gen(function*() {
     const flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
     const handle = yield* open(loc.at(temp), flags, { mode: Option.isSome(existing) ? 0o600 : mode, shownAs: shown, dirPath: loc.dirPath })
-    yield* call("write", shown, () => writeChunks(handle, bytes), loc.dirPath)
-    yield* call("fsync", shown, () => handle.sync(), loc.dirPath)
-    if (Option.isSome(existing)) {
-      const { mode: m, uid, gid } = existing.value
-      // Owner first (chown may clear set-id bits), then the exact mode.
-      yield* call("chown", shown, () => handle.chown(uid, gid), loc.dirPath).pipe(Effect.ignore)
-      yield* call("chmod", shown, () => handle.chmod(m & 0o7777), loc.dirPath)
-    }
+    // Write, fsync, owner and mode in one step (the handle is closed with the scope, after any call in flight).
+    yield* callSteps(shown, async (at) => {
+      at("write")
+      await writeChunks(handle, bytes)
+      at("fsync")
+      await handle.sync()
+      if (Option.isSome(existing)) {
+        const { mode: m, uid, gid } = existing.value
+        // Owner first (chown may clear set-id bits; a refusal is ignored), then the exact mode.
+        await handle.chown(uid, gid).catch(() => undefined)
+        at("chmod")
+        await handle.chmod(m & 0o7777)
+      }
+    }, loc.dirPath)
   }))
 })
 
@@ -252,8 +307,9 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
     if (stats.nlink > 1) return yield* inPlace
   }
   const temp = tempNameFor(loc.name)
-  // After a successful rename the temp name is gone, so removing it is a no-op; on any other
-  // ending (failure, interruption) it removes the half-written temp file.
+  // After a successful rename the temp name is gone (nothing to remove: no call is made); on any
+  // other ending (failure, interruption) the half-written temp file is removed.
+  let renamed = false
   const written = yield* Effect.gen(function*() {
     // Checked before the temp file is created too: no byte lands in a directory moved out of the roots.
     yield* loc.recheck
@@ -263,8 +319,9 @@ const writeAt = Effect.fnUntraced(function*(loc: Location, bytes: WriteBytes, op
     yield* verify(loc, expected)
     yield* loc.recheck
     yield* rename(loc.at(temp), file, target, loc.dirPath)
+    renamed = true
     return undefined
-  }).pipe(Effect.ensuring(remove(loc.at(temp)).pipe(Effect.ignore)))
+  }).pipe(Effect.ensuring(Effect.suspend(() => renamed ? Effect.void : removeFile(loc.at(temp)).pipe(Effect.ignore))))
   if (written !== undefined) {
     const refused = written.code === "EACCES" || written.code === "EPERM"
     if (Option.isSome(existing) && refused) return yield* inPlace
@@ -278,19 +335,50 @@ const notRegular = (shown: string) =>
   new DiskError({ op: "read", path: shown, code: undefined, message: `${shown} is not a regular file` })
 
 /** The file's stats and, when it is at most `maxBytes` long, its bytes; `None` when it does not exist. */
+/**
+ * {@link readCurrent} whose descriptor stays open for the caller's scope (the compare-and-swap of a
+ * write in that scope reads through it: {@link AtomicWriteOptions.expectedIn}).
+ */
+const readCurrentHeld = (
+  loc: Location,
+  maxBytes: number,
+  links: "refuse" | "report"
+): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array>; readonly held: HeldFile }>, DiskError | FileChangedSinceRead, Scope.Scope> => {
+  const shown = path.join(loc.dirPath, loc.name)
+  return open(loc.at(loc.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK, { op: "read", shownAs: shown, dirPath: loc.dirPath }).pipe(
+    Effect.catchIf((e) => links === "refuse" && isLinkAtOpen(e), () => Effect.fail(linkSwappedIn(shown))),
+    // fstat and read in one step.
+    Effect.flatMap((handle) =>
+      callSteps(shown, async (at) => {
+        at("stat")
+        const stats = await handle.stat()
+        const held: HeldFile = { handle, dev: stats.dev, ino: stats.ino }
+        if (!stats.isFile() || stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>(), held }
+        at("read")
+        return { stats, bytes: Option.some<Uint8Array>(await readUpTo(handle, stats.size)), held }
+      }, loc.dirPath)),
+    Effect.flatMap((read) => (read.stats.isFile() ? Effect.succeed(read) : Effect.fail(notRegular(shown)))),
+    Effect.map(Option.some),
+    Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed(Option.none()))
+  )
+}
+
 const readCurrent = (
   loc: Location,
-  maxBytes: number
+  maxBytes: number,
+  links: "refuse" | "report" = "refuse"
 ): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, DiskError | FileChangedSinceRead> => {
   const shown = path.join(loc.dirPath, loc.name)
-  return Effect.scoped(Effect.gen(function*() {
-    const handle = yield* openForCheck(loc.at(loc.name), shown, loc.dirPath)
-    const stats = yield* call("stat", shown, () => handle.stat(), loc.dirPath)
-    if (!stats.isFile()) return yield* notRegular(shown)
-    if (stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>() }
-    const bytes = yield* call("read", shown, () => readUpTo(handle, stats.size), loc.dirPath)
-    return { stats, bytes: Option.some<Uint8Array>(bytes) }
-  })).pipe(
+  // Open, fstat, read and close in one step; a link met by the open is refused, or (`report`) left
+  // as the open's DiskError (ELOOP) for a caller that then follows it.
+  return withCheckHandle(loc.at(loc.name), shown, loc.dirPath, async (handle, at) => {
+    at("stat")
+    const stats = await handle.stat()
+    if (!stats.isFile() || stats.size > maxBytes) return { stats, bytes: Option.none<Uint8Array>() }
+    at("read")
+    return { stats, bytes: Option.some<Uint8Array>(await readUpTo(handle, stats.size)) }
+  }, links).pipe(
+    Effect.flatMap((read) => (read.stats.isFile() ? Effect.succeed(read) : Effect.fail(notRegular(shown)))),
     Effect.map(Option.some),
     Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT", () => Effect.succeed(Option.none()))
   )
@@ -312,7 +400,7 @@ export const withWriteTarget = <A, E, R>(
   use: (target: WriteTarget) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | DiskError | FileChangedSinceRead, Exclude<R, Scope.Scope>> =>
   Effect.scoped(Effect.gen(function*() {
-    const loc = yield* locate(file, options)
+    const loc = options.reuse !== undefined && options.reuse.reusable() ? options.reuse : yield* locate(file, options)
     if (options.afterResolve !== undefined) yield* options.afterResolve
     const realTarget = path.join(loc.dirPath, loc.name)
     const locks = yield* WriteLocks
@@ -356,12 +444,40 @@ export const readForChange = (
   within: ReadonlyArray<string> | undefined,
   maxBytes: number
 ): Effect.Effect<Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array> }>, DiskError | FileChangedSinceRead> =>
-  Effect.scoped(Effect.gen(function*() {
-    const loc = yield* locate(file, { within })
-    return yield* readCurrent(loc, maxBytes)
-  })).pipe(
-    Effect.catchIf((e) => e._tag === "DiskError" && e.code === "ENOENT" && e.op === "resolve", () => Effect.succeed(Option.none()))
+  Effect.scoped(Effect.map(readForChangeHeld(file, within, maxBytes), (read) =>
+    Option.map(read.found, ({ stats, bytes }) => ({ stats, bytes }))))
+
+/** What {@link readForChangeHeld} read, and where. @category models */
+export interface HeldRead {
+  /** The file's stats and bytes, and the file itself, open for the scope (a write in it passes this as `expectedIn`). */
+  readonly found: Option.Option<{ readonly stats: Stats; readonly bytes: Option.Option<Uint8Array>; readonly held: HeldFile }>
+  /** Where the file was found (`None` when a parent directory is missing), open for the scope: a write in it passes this as `reuse`. */
+  readonly location: Option.Option<Location>
+}
+
+/**
+ * {@link readForChange} whose location stays open for the caller's scope, so that a write later in
+ * that scope (`reuse`) need not walk the path again.
+ * @category reading
+ */
+export const readForChangeHeld = (
+  file: string,
+  within: ReadonlyArray<string> | undefined,
+  maxBytes: number
+): Effect.Effect<HeldRead, DiskError | FileChangedSinceRead, Scope.Scope> => {
+  const readAt = (finalUnchecked: boolean) =>
+    Effect.flatMap(locate(file, { within, finalUnchecked }), (loc) =>
+      Effect.map(readCurrentHeld(loc, maxBytes, finalUnchecked ? "report" : "refuse"), (found): HeldRead => ({ found, location: Option.some(loc) })))
+  // The final name is opened with O_NOFOLLOW without an lstat first; when it is a link (the open
+  // says ELOOP), the walk is made again with the check, which follows the link inside the roots.
+  return readAt(true).pipe(
+    Effect.catchIf((e) => e._tag === "DiskError" && isLinkAtOpen(e), () => readAt(false)),
+    Effect.catchIf(
+      (e) => e._tag === "DiskError" && e.code === "ENOENT" && e.op === "resolve",
+      () => Effect.succeed<HeldRead>({ found: Option.none(), location: Option.none() })
+    )
   )
+}
 
 /**
  * Writes `bytes` (one buffer, or chunks written in order) to `file` atomically, after checking

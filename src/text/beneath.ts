@@ -125,6 +125,12 @@ const rootOf = (roots: ReadonlyArray<string>, components: ReadonlyArray<string>)
 export interface OpenBeneathOptions {
   /** Create missing parent directories (mode 0777 before the umask), each inside the last one opened. */
   readonly createParents?: boolean
+  /**
+   * Return the final name without `lstat`ing it (`stats` is `None`): for a caller that opens it with
+   * `O_NOFOLLOW` anyway and, on `ELOOP` (it is a link), walks again without this option, so that the
+   * link is followed as usual. Saves a call when the final name is not a link (the common case).
+   */
+  readonly finalUnchecked?: boolean
 }
 
 /**
@@ -175,6 +181,7 @@ export const openBeneath = Effect.fnUntraced(function*(
     const at = inDirectory(top.handle, name)
     const shown = path.join(top.path, name)
     if (queue.length === 0) {
+      if (options.finalUnchecked === true) return { dir: top.handle, dirPath: top.path, name, stats: Option.none() }
       const stats = yield* lstatOption(at, shown)
       if (Option.isSome(stats) && stats.value.isSymbolicLink()) {
         yield* follow(name, top)

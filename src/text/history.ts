@@ -14,7 +14,7 @@
 import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
-import { DiskError, ifExists, isNotFound, mkdirp, readFile, readText, readdir, remove, sizesOf, writeSmallFile } from "../disk/index.js"
+import { DiskError, ifExists, isNotFound, mkdirp, readdirOfState, readFile, readText, removeFile, sizesOf, writeSmallFile } from "../disk/index.js"
 import { sha256Hex } from "./fileIo.js"
 
 /** Entries kept per session by default. @category constants */
@@ -122,9 +122,9 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
       Effect.catchIf(isNotFound, () => Effect.andThen(mkdirp(dir, 0o700), writeSmallFile(file, data, { mode: 0o600 })))
     )
 
-  /** The directory's entry ids, oldest first, and the ids whose bytes were kept. */
+  /** The directory's entry ids, oldest first, and the ids whose bytes were kept (listed synchronously: the state directory's own). */
   const listing = Effect.map(
-    ifExists(readdir(dir)),
+    ifExists(readdirOfState(dir)),
     (found = []) => ({
       ids: found.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5)).sort(),
       withBytes: new Set(found.filter((n) => n.endsWith(".bak")).map((n) => n.slice(0, -4)))
@@ -139,7 +139,7 @@ export const makeFileHistory = (options: FileHistoryOptions): FileHistory => {
     return loaded.flat()
   })
 
-  const removeEntry = (id: string) => Effect.all([remove(dataPath(id)), remove(metaPath(id))], { discard: true })
+  const removeEntry = (id: string) => Effect.all([removeFile(dataPath(id)), removeFile(metaPath(id))], { discard: true })
 
   // Pruning needs each entry's kept bytes, not its metadata: one readdir and a stat per kept
   // before-image not seen before. (Reading and parsing every metadata file, one after another,

@@ -65,12 +65,13 @@ export {
   atomicWrite,
   hashFile,
   readForChange,
+  readForChangeHeld,
   resolveWriteTarget,
   sha256Hex,
   withWriteTarget
 } from "./atomicWrite.js"
 /** Options and result of `atomicWrite`; a resolved, locked write target. */
-export type { AtomicWriteOptions, AtomicWriteResult, CurrentFile, WriteTarget, WriteTargetOptions } from "./atomicWrite.js"
+export type { AtomicWriteOptions, AtomicWriteResult, CurrentFile, HeldFile, HeldRead, Location, WriteTarget, WriteTargetOptions } from "./atomicWrite.js"
 /** Resolving a path beneath the workspace roots without following links out of them. */
 export { BeneathError, descriptorRealPath, fdPathsSupported, openBeneath } from "./beneath.js"
 /** The per-file write locks (in the process, and a lock file across processes). */

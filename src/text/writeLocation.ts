@@ -12,7 +12,7 @@ import type * as Scope from "effect/Scope"
 import { call, DiskError, mkdirp, open } from "../disk/index.js"
 import { isPathInside, resolveRealPath } from "../session/index.js"
 import { FileChangedSinceRead } from "../tool/index.js"
-import { type BeneathError, fdPathsSupported, inDirectory, openBeneath, stillInside } from "./beneath.js"
+import { type BeneathError, descriptorRealPath, fdPathsSupported, inDirectory, openBeneath, stillInside } from "./beneath.js"
 
 /** How to locate a target. @category models */
 export interface LocateOptions {
@@ -20,9 +20,11 @@ export interface LocateOptions {
   readonly within?: ReadonlyArray<string> | undefined
   /** Create missing parent directories (inside the roots). */
   readonly createParents?: boolean | undefined
+  /** The final name is not checked for a link (see `OpenBeneathOptions.finalUnchecked`; by path it always is). */
+  readonly finalUnchecked?: boolean | undefined
 }
 
-/** Where the target lives: its directory, its name, and how to address a name in that directory. */
+/** Where the target lives: its directory, its name, and how to address a name in that directory. @category models */
 export interface Location {
   /** Real path of the directory (as resolved). */
   readonly dirPath: string
@@ -32,6 +34,12 @@ export interface Location {
   /** The last check before the rename: the directory is still inside a root. */
   readonly recheck: Effect.Effect<void, FileChangedSinceRead | DiskError>
   readonly syncDirectory: Effect.Effect<void>
+  /**
+   * Whether this location may be used again later in the scope it was opened in (a write after the
+   * read that located it): its directory is still open and still at `dirPath` (a synchronous
+   * `readlink` of `/proc/self/fd/<fd>`). False where a location is found by path: it is found again.
+   */
+  readonly reusable: () => boolean
 }
 
 /** The path a write to `file` really lands on: symlinks (even dangling ones) followed. @category paths */
@@ -55,7 +63,10 @@ const walkedOut = (file: string, e: BeneathError): DiskError | FileChangedSinceR
 
 /** The location through the descriptor walk: nothing outside `roots` is ever followed or named. */
 const locateBeneath = Effect.fnUntraced(function*(file: string, roots: ReadonlyArray<string>, options: LocateOptions) {
-  const found = yield* openBeneath(roots, path.resolve(file), { createParents: options.createParents === true }).pipe(
+  const found = yield* openBeneath(roots, path.resolve(file), {
+    createParents: options.createParents === true,
+    finalUnchecked: options.finalUnchecked === true
+  }).pipe(
     Effect.mapError((e) => walkedOut(file, e))
   )
   const { dir, dirPath, name } = found
@@ -74,7 +85,9 @@ const locateBeneath = Effect.fnUntraced(function*(file: string, roots: ReadonlyA
     name,
     at: (n: string) => inDirectory(dir, n),
     recheck,
-    syncDirectory: call("fsync", dirPath, () => dir.sync()).pipe(Effect.ignore)
+    syncDirectory: call("fsync", dirPath, () => dir.sync()).pipe(Effect.ignore),
+    // A closed handle's fd is -1: nothing is read through it, and the location is found again.
+    reusable: () => dir.fd >= 0 && descriptorRealPath(dir.fd) === dirPath
   } satisfies Location
 })
 
@@ -101,7 +114,8 @@ const locateByPath = Effect.fnUntraced(function*(file: string, options: LocateOp
     name: path.basename(target),
     at: (n: string) => path.join(dirPath, n),
     recheck,
-    syncDirectory: syncDirectoryAt(dirPath)
+    syncDirectory: syncDirectoryAt(dirPath),
+    reusable: () => false
   } satisfies Location
 })
 

@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Semaphore from "effect/Semaphore"
 import type * as Scope from "effect/Scope"
-import { createSmallFile, type DiskError, errnoCode, lstat, readText, remove } from "../disk/index.js"
+import { createSmallFile, type DiskError, errnoCode, lstat, readText, removeFileIfInode } from "../disk/index.js"
 
 /** How long a writer waits for another process's lock by default (ms). @category constants */
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000
@@ -124,11 +124,7 @@ const ownerGone = Effect.fnUntraced(function*(content: string, ageMs: number) {
 const LOCK_FILE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW
 
 /** Removes the lock file only while it is the very file `ino` names; a failure leaves it (the next taker judges it). */
-const removeIfSame = (lockPath: string, ino: number): Effect.Effect<void> =>
-  lstat(lockPath).pipe(
-    Effect.flatMap((stats) => (stats.ino === ino ? remove(lockPath) : Effect.void)),
-    Effect.ignore
-  )
+const removeIfSame = (lockPath: string, ino: number): Effect.Effect<void> => Effect.ignore(removeFileIfInode(lockPath, ino))
 
 /** Options of {@link acquireLockFile}. @category models */
 export interface LockFileOptions {
@@ -157,7 +153,6 @@ export const acquireLockFile = Effect.fnUntraced(function*(
     // Created and handed to the scope's finalizer in one uninterruptible step: an interruption
     // between the two would leave a lock file nobody removes.
     const created = yield* Effect.uninterruptible(createSmallFile(lockPath, LOCK_FILE_FLAGS, 0o600, own).pipe(
-      Effect.andThen(lstat(lockPath)),
       Effect.mapError((e: DiskError) => new LockFileError({ path: shownPath, code: e.code, message: e.message })),
       Effect.map((stats) => Option.some(stats.ino)),
       Effect.catchIf((e) => e.code === "EEXIST", () => Effect.succeed(Option.none<number>())),

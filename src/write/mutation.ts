@@ -23,6 +23,7 @@ import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import {
   FileReadCache,
   type FileReadCacheService,
@@ -35,9 +36,11 @@ import {
   type DecodedText,
   decodeText,
   type FileHistory,
+  type HeldFile,
   makeFileHistory,
   awaitWriters,
-  readForChange,
+  type Location,
+  readForChangeHeld,
   sessionHistoryDir,
   withWriteTarget,
   type WriteBytes
@@ -55,6 +58,13 @@ export interface FileSnapshot {
   readonly decoded: DecodedText | null
   /** The stats taken before reading (`null` when the file did not exist). */
   readonly stats: Stats | null
+  /**
+   * Where the file was found, open while the scope of {@link loadSnapshot} lasts: a commit in that
+   * scope writes there instead of walking the path again (while the directory is still where it was).
+   */
+  readonly location?: Location | undefined
+  /** The file read, open while that scope lasts: the commit's compare-and-swap reads through it (`expectedIn`). */
+  readonly held?: HeldFile | undefined
 }
 
 /** A prior-read check at one of its three call sites (`expectExisting` as the reference passes it). @category models */
@@ -158,28 +168,30 @@ export const snapshotOf = (
 /**
  * Loads the file for a mutation: prior-read check before any content is read (so error codes
  * never leak content to a model that has not read the file), the bytes, the check again after
- * reading (TOCTOU), then decoding.
+ * reading (TOCTOU), then decoding. The directory the file was found in stays open for the scope
+ * (the snapshot's `location`), so that a commit in the same scope does not walk the path again.
  * @category mutation
  */
 export const loadSnapshot = <E>(
   ctx: MutationContext,
   abs: string,
   guard: PriorGuard<E>
-): Effect.Effect<FileSnapshot, E | DiskError | FileTooLarge | FileChangedSinceRead> =>
+): Effect.Effect<FileSnapshot, E | DiskError | FileTooLarge | FileChangedSinceRead, Scope.Scope> =>
   Effect.gen(function*() {
     const check = settled(abs, guard)
     yield* check(undefined)
     const max = ctx.settings.maxEditFileBytes
     // The same walk as the write: a link swapped in to lead out of the workspace is not read through.
-    const found = yield* readForChange(abs, ctx.workspace.roots, max)
-    const absent: FileSnapshot = { abs, exists: false, bytes: null, decoded: null, stats: null }
-    if (Option.isNone(found)) return absent
-    const { stats, bytes: read } = found.value
+    const loaded = yield* readForChangeHeld(abs, ctx.workspace.roots, max)
+    const found = loaded.found
+    const location = Option.getOrUndefined(loaded.location)
+    if (Option.isNone(found)) return { abs, exists: false, bytes: null, decoded: null, stats: null, location }
+    const { stats, bytes: read, held } = found.value
     if (Option.isNone(read)) return yield* tooLarge(abs, stats.size, max)
     const bytes = read.value
     yield* check(true)
     const decoded = decodeText(bytes, { legacyEncoding: ctx.settings.legacyEncoding })
-    return { abs, exists: true, bytes, decoded, stats }
+    return { abs, exists: true, bytes, decoded, stats, location, held }
   })
 
 /**
@@ -247,13 +259,17 @@ export const commitPlan = <P extends CommitPlan, E, E2 = never>(
     // Whatever ends the commit, the record is finished, not cut off half-written.
     yield* Effect.addFinalizer(() => Effect.asVoid(Fiber.await(recording)))
     yield* settled(abs, options.guard)(plan.snapshot.exists)
-    const target = { within: ctx.workspace.roots, createParents: !plan.snapshot.exists }
+    const target = { within: ctx.workspace.roots, createParents: !plan.snapshot.exists, reuse: plan.snapshot.location }
     // The read-cache record is made under the lock too, so a writer that waited for it sees it.
     const cached = <X extends { readonly written: { readonly stats: Stats } }>(result: X) =>
       Effect.as(ctx.cache.recordWrite(abs, result.written.stats, { cacheable: options.cacheable ?? true }), result)
     const done = yield* withWriteTarget(abs, target, (file) =>
       Effect.gen(function*() {
-        const first = yield* Effect.result(file.write(plan.newBytes, { expectedBytes: plan.snapshot.bytes, beforeReplace: Effect.asVoid(recorded) }))
+        const first = yield* Effect.result(file.write(plan.newBytes, {
+          expectedBytes: plan.snapshot.bytes,
+          expectedIn: plan.snapshot.held,
+          beforeReplace: Effect.asVoid(recorded)
+        }))
         if (first._tag === "Success") return yield* cached({ written: first.success, plan, history: yield* recorded })
         const replan = options.replan
         if (!hasCode(first.failure, FileChangedSinceRead) || replan === undefined) return yield* first.failure

@@ -4,6 +4,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { Effect } from "effect"
 import {
+  callSteps,
   createExclusive,
   createSmallFile,
   describeDiskError,
@@ -11,11 +12,15 @@ import {
   ifExists,
   lstat,
   open,
+  readdirOfState,
   readText,
   remove,
+  removeFile,
+  removeFileIfInode,
   SMALL_WRITE_BYTES,
   sizesOf,
   stat,
+  useOpened,
   writeFileAtomic,
   writeSmallFile
 } from "../../src/disk/index.js"
@@ -100,5 +105,49 @@ describe("disk: the one adapter over node:fs", () => {
       assert.deepStrictEqual([noDir.op, noDir.code], ["write", "ENOENT"])
       const missing = yield* Effect.flip(stat(path.join(dir, "nope")))
       assert.deepStrictEqual([missing.op, missing.code], ["stat", "ENOENT"])
+    }))
+  it.effect("removeFile unlinks one file (a missing one is no error, a directory is refused); readdirOfState lists names", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const file = path.join(dir, "a.lock")
+      fs.writeFileSync(file, "x")
+      assert.deepStrictEqual(yield* readdirOfState(dir), ["a.lock"])
+      yield* removeFile(file)
+      assert.isFalse(fs.existsSync(file))
+      yield* removeFile(file)
+      fs.mkdirSync(path.join(dir, "sub"))
+      const refused = yield* Effect.flip(removeFile(path.join(dir, "sub"), "shown/sub"))
+      assert.strictEqual(refused.op, "rm")
+      assert.strictEqual(refused.path, "shown/sub")
+      assert.include(["EISDIR", "EPERM"], refused.code)
+      assert.isTrue(fs.statSync(path.join(dir, "sub")).isDirectory())
+      const gone = yield* Effect.flip(readdirOfState(path.join(dir, "nope")))
+      assert.strictEqual(gone.code, "ENOENT")
+    }))
+  it.effect("one step for several calls: a failure names the call under way; useOpened closes what it opened; removeFileIfInode removes only that inode", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const file = path.join(dir, "f.txt")
+      const created = yield* createSmallFile(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600, "owner\n")
+      assert.strictEqual(created.ino, fs.lstatSync(file).ino)
+      assert.strictEqual(created.size, 6)
+      const failed = yield* Effect.flip(callSteps(file, async (at) => {
+        at("first")
+        await fs.promises.lstat(file)
+        at("second")
+        await fs.promises.readFile(path.join(dir, "missing"))
+      }))
+      assert.deepStrictEqual([failed.op, failed.code, failed.path], ["second", "ENOENT", file])
+      const opened = yield* useOpened(file, "r", async (handle) => ({ fd: handle.fd, handle, text: (await handle.readFile()).toString() }))
+      assert.strictEqual(opened.text, "owner\n")
+      assert.strictEqual(opened.handle.fd, -1)
+      const refused = yield* Effect.flip(useOpened(path.join(dir, "none"), "r", async () => 1, { op: "read", shownAs: "shown" }))
+      assert.deepStrictEqual([refused.op, refused.path, refused.code], ["read", "shown", "ENOENT"])
+      const other = fs.lstatSync(file).ino + 1
+      assert.isFalse(yield* removeFileIfInode(file, other))
+      assert.isTrue(fs.existsSync(file))
+      assert.isTrue(yield* removeFileIfInode(file, fs.lstatSync(file).ino))
+      assert.isFalse(fs.existsSync(file))
+      assert.isFalse(yield* removeFileIfInode(file, 1))
     }))
 })

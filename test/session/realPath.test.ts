@@ -4,6 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { MAX_SYMLINK_HOPS, resolveRealPath } from "../../src/session/realPath.js"
 import { makeWorkspace } from "../../src/session/workspace.js"
+import { realLocation } from "../../src/session/location.js"
 import { tempDir, write } from "./helpers.js"
 
 const deep = (base: string, levels: number) => path.join(base, ...Array.from({ length: levels }, () => "d"))
@@ -78,6 +79,15 @@ describe("Workspace.resolve returns what it checked", () => {
       // A link inside the root stays the link, as named.
       assert.strictEqual(yield* ws.resolve("in-link"), path.join(root, "in-link"))
       assert.strictEqual(yield* ws.resolve(root), root)
+      // With the location: what realLocation of the answer gives, from the same resolution.
+      for (const input of ["out/f", path.join(tmp, "hlink"), "in-link", "g.txt", "new/file.txt", root]) {
+        const located = yield* ws.resolveLocated(input)
+        assert.strictEqual(located.path, yield* ws.resolve(input))
+        assert.strictEqual(located.location, yield* realLocation(located.path))
+      }
+      assert.strictEqual((yield* ws.resolveLocated("in-link")).location, path.join(root, "h.txt"))
+      const refused = yield* Effect.flip(ws.resolveLocated(path.join(tmp, "outside", "x")))
+      assert.strictEqual(refused._tag, "PathNotInWorkspace")
     }))
 
   it.effect("a path 1,000 directories deep is decided quickly", () =>

@@ -97,7 +97,7 @@ const readFailure = (file: string) => (reason: string) => {
 /** Loads the file through the mutation path and simulates the substitution on its decoded text. */
 const simulate = (ctx: MutationContext, file: string, rel: string, info: SedEditInfo, guard: PriorGuard<PriorReadError>) =>
   Effect.gen(function*() {
-    const snapshot = yield* loadSnapshot(ctx, file, guard).pipe(
+    const snapshot = yield* Effect.scoped(loadSnapshot(ctx, file, guard)).pipe(
       Effect.catchTag("DiskError", (e) => Effect.fail(snapshotReadFailure(e, readFailure(file))))
     )
     if (snapshot.decoded === null) return yield* readFailure(file)("ENOENT")
