@@ -86,6 +86,13 @@ describe("the packed tarball", () => {
     assert.deepStrictEqual(unresolved, [])
   })
 
+  it("ships what its install script builds the posix_spawn addon from", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    const installScript = /^node (\S+)$/.exec(pkg.scripts["install"] ?? "")?.[1]
+    assert.strictEqual(installScript, "native/build.mjs")
+    for (const file of [installScript, "native/spawn.c", "binding.gyp"]) assert.include(shipped, file)
+  })
+
   it("leaves out tests, CI, benchmarks, build scripts and local configuration", () => {
     const unwanted = shipped.filter((file) =>
       /^(test|\.ci|bench|scripts|node_modules|\.bench-tmp)\//.test(file) ||
