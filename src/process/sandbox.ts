@@ -173,9 +173,22 @@ export interface CommandLine {
   readonly args: ReadonlyArray<string>
 }
 
+/**
+ * The real path of `p`, or undefined when it does not exist. One `realpath(3)` (`realpathSync.native`)
+ * instead of the JS walk that lstats every component: the sandbox resolves a dozen paths per command.
+ */
 const realPathOrUndefined = (p: string): string | undefined => {
   try {
-    return fs.realpathSync(p)
+    return fs.realpathSync.native(p)
+  } catch {
+    return undefined
+  }
+}
+
+/** What `p` is, or undefined when it cannot be seen (missing: no exception is made for that case; a file on its way: ENOTDIR). */
+const statOrUndefined = (p: string): fs.Stats | undefined => {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false })
   } catch {
     return undefined
   }
@@ -196,15 +209,18 @@ export const writableDirs = (settings: SandboxSettings, scope: SandboxScope): Ar
 export const deniedPaths = (settings: SandboxSettings): Array<{ readonly path: string; readonly directory: boolean }> => {
   const out: Array<{ path: string; directory: boolean }> = []
   const seen = new Set<string>()
+  const home = os.homedir()
   for (const raw of settings.denyRead) {
-    const p = realPathOrUndefined(expandHome(raw))
+    const wanted = expandHome(raw, home)
+    // Most of the list does not exist: one stat (no exception, no stack trace) says so. Checked at
+    // every command, not cached, so that a credential file created meanwhile is hidden too.
+    const stats = statOrUndefined(wanted)
+    if (stats === undefined) continue
+    const p = realPathOrUndefined(wanted)
+    // undefined: vanished meanwhile, nothing to hide
     if (p === undefined || seen.has(p)) continue
     seen.add(p)
-    try {
-      out.push({ path: p, directory: fs.statSync(p).isDirectory() })
-    } catch {
-      // vanished meanwhile: nothing to hide
-    }
+    out.push({ path: p, directory: stats.isDirectory() })
   }
   return out
 }

@@ -101,6 +101,24 @@ describe("the bubblewrap command line", () => {
     assert.deepStrictEqual(confine({ ...s, mode: "off" }, { writable: [], tmpDir: tmp, cwd: root }, { file: "x", args: ["y"] }), { file: "x", args: ["y"] })
   })
 
+  it("the deny list is looked at per command: a credential path made later is hidden, one under a file or dangling is skipped, a symlink hides its target", () => {
+    const home = makeDir("tw-sbx-home-")
+    const root = makeDir("tw-sbx-root-")
+    fs.writeFileSync(path.join(home, "afile"), "x")
+    fs.mkdirSync(path.join(home, "real-aws"))
+    fs.symlinkSync(path.join(home, "real-aws"), path.join(home, ".aws"))
+    fs.symlinkSync(path.join(home, "nowhere"), path.join(home, ".kube"))
+    const s = settings({ denyRead: ["~/.ssh", "~/afile/inner", "~/.aws", "~/.kube"].map((p) => p.replace("~", home)) })
+    const argsOf = () => bwrapArgs(s, { writable: [root], tmpDir: root, cwd: root }, { file: "x", args: [] }).join(" ")
+    const before = argsOf()
+    assert.notInclude(before, ".ssh")
+    assert.notInclude(before, "afile")
+    assert.notInclude(before, ".kube")
+    assert.include(before, `--tmpfs ${home}/real-aws --remount-ro ${home}/real-aws`)
+    fs.mkdirSync(path.join(home, ".ssh"))
+    assert.include(argsOf(), `--tmpfs ${home}/.ssh --remount-ro ${home}/.ssh`)
+  })
+
   it("macOS gets a sandbox-exec profile of the same settings", () => {
     const root = makeDir("tw-sbx-root-")
     const line = confine(settings(), { writable: [root], tmpDir: root, cwd: root }, { file: "bash", args: ["-c", "true"] }, "darwin")
