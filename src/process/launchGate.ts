@@ -18,12 +18,17 @@
  * that starts processes finds it with `Effect.serviceOption(LaunchGate)`: without one, it
  * launches at once (ungated).
  *
+ * Being the one thing every session of a process shares, the gate also keeps that process's
+ * one-time checks ({@link ProcessChecks}): the sandbox's probe runs once per process instead of
+ * once per session (a hundred sessions were a hundred extra launches).
+ *
  * @since 0.1.0
  */
 import * as os from "node:os"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { LaunchQueueTimeout } from "../tool/index.js"
@@ -68,6 +73,38 @@ export interface Admitted {
   readonly spawned: () => void
 }
 
+/**
+ * Checks run once for a whole process (every session sharing the gate), by key: the first caller
+ * runs the check, callers meanwhile wait for it, later ones get its outcome for as long as
+ * `timeToLive` says (a failure is usually kept briefly or not at all, so that a fix is noticed).
+ *
+ * @category models
+ */
+export interface ProcessChecks {
+  readonly once: <A, E>(
+    key: string,
+    check: Effect.Effect<A, E>,
+    timeToLive: (exit: Exit.Exit<A, E>) => Duration.Duration
+  ) => Effect.Effect<A, E>
+}
+
+/** A new, empty set of process-wide checks (their outcomes live in it: no state outside). @category constructors */
+export const makeProcessChecks = (): ProcessChecks => {
+  const cached = new Map<string, Effect.Effect<unknown, unknown>>()
+  const once = <A, E>(key: string, check: Effect.Effect<A, E>, timeToLive: (exit: Exit.Exit<A, E>) => Duration.Duration) =>
+    Effect.suspend(() => {
+      const known = cached.get(key) as Effect.Effect<A, E> | undefined
+      if (known !== undefined) return known
+      return Effect.flatMap(Effect.cachedWithTTL(check, timeToLive), (fresh) => {
+        // another fiber may have made one meanwhile: there is one per key
+        const first = (cached.get(key) as Effect.Effect<A, E> | undefined) ?? fresh
+        if (first === fresh) cached.set(key, fresh)
+        return first
+      })
+    })
+  return { once }
+}
+
 /** Types of the {@link LaunchGate} service. @category models */
 export declare namespace LaunchGate {
   /** The service shape. */
@@ -84,6 +121,8 @@ export declare namespace LaunchGate {
       start: (admitted: Admitted) => Effect.Effect<A, E, R>
     ) => Effect.Effect<A, E | LaunchQueueTimeout, R>
     readonly stats: Effect.Effect<LaunchGateStats>
+    /** The process's one-time checks (see {@link ProcessChecks}). */
+    readonly checks: ProcessChecks
   }
 }
 
@@ -244,7 +283,8 @@ export const makeLaunchGate = (options: LaunchGateOptions = {}): LaunchGate.Serv
     concurrency,
     queueTimeoutMs,
     launch,
-    stats: Effect.sync(() => ({ concurrency, ...counts, queued: queue.length }))
+    stats: Effect.sync(() => ({ concurrency, ...counts, queued: queue.length })),
+    checks: makeProcessChecks()
   })
 }
 

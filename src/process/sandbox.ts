@@ -27,10 +27,13 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import { type LaunchQueueTimeout, SandboxUnavailable } from "../tool/index.js"
 import { splitList } from "./environment.js"
-import { gatedLaunch } from "./launchGate.js"
+import { gatedLaunch, LaunchGate } from "./launchGate.js"
 
 /** How commands are confined. @category models */
 export type SandboxMode = "read-only" | "workspace-write" | "off"
@@ -313,4 +316,42 @@ export const probeSandbox = (
         `bubblewrap ("${settings.bwrapPath}") could not create the sandbox's namespaces: ${probe.stderr || probe.error}. User namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, or an AppArmor rule for bwrap on Ubuntu 24.04).`
       )
     }
+  })
+
+/** How long a failed sandbox check is believed before it is tried again (bwrap installed meanwhile). @category constants */
+export const SANDBOX_FAILURE_TTL = Duration.seconds(30)
+
+/**
+ * How long a sandbox check's outcome is kept: a success for the life of the process, a
+ * `sandbox_unavailable` for {@link SANDBOX_FAILURE_TTL}, a check given up in the launch queue not
+ * at all (the next command tries again).
+ *
+ * @category checks
+ */
+export const sandboxCheckTtl = (exit: Exit.Exit<unknown, { readonly _tag: string }>): Duration.Duration =>
+  Exit.isSuccess(exit)
+    ? Duration.infinity
+    : Option.exists(Exit.findErrorOption(exit), (e) => e._tag === "SandboxUnavailable")
+    ? SANDBOX_FAILURE_TTL
+    : Duration.zero
+
+/**
+ * The sandbox check of `settings` as callers should run it: {@link probeSandbox} once per process
+ * when there is a {@link LaunchGate} (its `checks`, keyed by what the probe depends on: mode,
+ * bwrap path, search path, platform), else once per value returned here; outcomes kept as
+ * {@link sandboxCheckTtl} says.
+ *
+ * @category checks
+ */
+export const sandboxCheck = (
+  settings: SandboxSettings,
+  platform: NodeJS.Platform = process.platform
+): Effect.Effect<Effect.Effect<void, SandboxUnavailable | LaunchQueueTimeout>> =>
+  Effect.gen(function*() {
+    if (settings.mode === "off") return Effect.void
+    const probe = probeSandbox(settings, platform)
+    const gate = yield* Effect.serviceOption(LaunchGate)
+    if (Option.isNone(gate)) return yield* Effect.cachedWithTTL(probe, sandboxCheckTtl)
+    const key = JSON.stringify(["sandbox", settings.mode, settings.bwrapPath, process.env["PATH"] ?? "", platform])
+    return gate.value.checks.once(key, probe, sandboxCheckTtl)
   })

@@ -34,7 +34,7 @@ import {
   inheritedEnvironment,
   killProcessTree,
   type OrphanGuard,
-  probeSandbox,
+  sandboxCheck,
   PROCESS_TAG_VARIABLE,
   SandboxConfig,
   type SandboxMode,
@@ -236,8 +236,8 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
 
   const sandbox = sandboxSettingsOrDefault(yield* SandboxConfig)
   const workspace = yield* Effect.serviceOption(Workspace)
-  // kept once known; a check given up in the launch queue is tried again on the next command
-  const sandboxReady = yield* Effect.cachedWithTTL(probeSandbox(sandbox), untilQueueTimeout)
+  // once per process (the launch gate keeps it for every session); a failure is tried again after a while
+  const sandboxReady = yield* sandboxCheck(sandbox)
   // The private temp dir of sandboxed commands (their TMPDIR): made on first use, removed with the session.
   const tmpDir = path.join(os.tmpdir(), `toolwright-tmp-${session.id}`)
   yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(tmpDir, { recursive: true, force: true })))
