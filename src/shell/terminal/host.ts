@@ -217,6 +217,13 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   const settings = settingsInEffect(yield* ShellConfig)
   const sessionTag = `tw${session.id}`
   const runs = yield* Ref.make(0)
+  // Whether a process of this session may still be alive when it ends: set by every launch that
+  // bubblewrap's pid namespace does not take down as a whole once it exits (unconfined or macOS,
+  // background, handed off, or killed before it exited). Sandboxed runs that ended on Linux leave
+  // nothing (the kernel kills a pid namespace with its first process), so the session's end need
+  // not scan /proc for them.
+  const mayOutlive = yield* Ref.make(false)
+  const outlives = Ref.set(mayOutlive, true)
   const loaded = yield* Effect.cached(Effect.result(loadNodePty(settings.ptyModule)))
   const nodePty = Effect.map(loaded, (r) => (r._tag === "Success" ? Option.some(r.success) : Option.none()))
   const ptyFailure = yield* Ref.make<string | undefined>(undefined)
@@ -276,10 +283,12 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     const shell = { file: settings.shell, args: [...(path.basename(settings.shell) === "bash" ? ["--norc"] : []), "-c", command] }
     if (mode === "off") {
       const g: OrphanGuard = yield* guard
+      yield* outlives
       return { mode, scope, launcher: shell, guard: g, confined: false }
     }
     yield* sandboxReady
     yield* ensureTmpDir
+    if (process.platform === "darwin") yield* outlives
     return { mode, scope, launcher: confine(sandbox, scope, shell), guard: undefined, confined: true }
   })
 
@@ -362,7 +371,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         }))),
         (proc) =>
           Effect.gen(function*() {
-            if (!handedOff && !proc.hasExited()) yield* kill(proc.pid, tag)
+            if (!handedOff && !proc.hasExited()) yield* Effect.andThen(outlives, kill(proc.pid, tag))
             finish()
             screen?.dispose()
           })
@@ -416,6 +425,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         : Option.some(yield* ended)
       if (Option.isSome(outcome) && outcome.value._tag === "Handoff") {
         handedOff = true
+        yield* outlives
         if (live) yield* Fiber.interrupt(live)
         yield* emit
         const output = finish()
@@ -450,6 +460,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       if (Option.isSome(waited)) exit = waited.value
       else {
         timedOut = true
+        yield* outlives
         yield* kill(proc.pid, tag)
         exit = Option.getOrElse(yield* Effect.timeoutOption(proc.exited, Duration.seconds(3)), () => ({ exitCode: null, signal: "SIGKILL" as const }))
       }
@@ -480,6 +491,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   const start = Effect.fn("ProcessHost.start")(function*(request: StartRequest) {
     const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
     const tag = yield* nextTag
+    yield* outlives
     const spawned = yield* gatedLaunch("the command", () =>
       spawnPiped({
         shell: settings.shell,
@@ -495,10 +507,11 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   })
 
   // The session's end: every tagged process still alive dies (SIGTERM, grace, SIGKILL). Only
-  // processes started here carry the session's tag: a session that started none skips the /proc scan.
+  // processes started here carry the session's tag: a session that started none, or only sandboxed
+  // runs that ended (see mayOutlive), skips the /proc scan (it reads every process's environment).
   yield* Effect.addFinalizer(() =>
     Effect.gen(function*() {
-      if ((yield* Ref.get(runs)) === 0) return
+      if (!(yield* Ref.get(mayOutlive))) return
       const alive = findTaggedPids(sessionTag, { prefix: true })
       if (alive.length === 0) return
       signalPids(alive, "SIGTERM")
