@@ -201,7 +201,8 @@ const statOrUndefined = (p: string): fs.Stats | undefined => {
 export const writableDirs = (settings: SandboxSettings, scope: SandboxScope): Array<string> => {
   const wanted = settings.mode === "workspace-write" ? [...scope.writable, ...settings.writable.map((p) => expandHome(p)), scope.tmpDir] : [scope.tmpDir]
   const real = new Set<string>()
-  for (const p of wanted) {
+  // the command's directory is usually a root: each path is resolved once
+  for (const p of new Set(wanted)) {
     const r = realPathOrUndefined(p)
     if (r !== undefined && r !== "/") real.add(r)
   }
