@@ -12,11 +12,11 @@
  *
  * @since 0.1.0
  */
-import { spawn } from "node:child_process"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { LaunchQueueTimeout } from "../tool/index.js"
 import { gatedLaunch } from "./launchGate.js"
+import { Launcher, type LauncherService } from "./launcher.js"
 import { PROCESS_TAG_VARIABLE } from "./tree.js"
 
 /** The guard's script: collect process groups until stdin ends; `exit` ends it quietly. @category constants */
@@ -56,21 +56,21 @@ export interface OrphanGuard {
  * @category constructors
  */
 export const startOrphanGuard = (tagPrefix: string): Effect.Effect<OrphanGuard, LaunchQueueTimeout, Scope.Scope> =>
-  gatedLaunch("the orphan guard", () => startGuard(tagPrefix))
+  gatedLaunch("the orphan guard", () => Effect.flatMap(Launcher, (launcher) => startGuard(launcher, tagPrefix)))
 
-const startGuard = (tagPrefix: string): Effect.Effect<OrphanGuard, never, Scope.Scope> =>
+const startGuard = (launcher: LauncherService, tagPrefix: string): Effect.Effect<OrphanGuard, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      const child = spawn("sh", ["-c", ORPHAN_GUARD_SCRIPT], {
+      const child = launcher.launch("sh", ["-c", ORPHAN_GUARD_SCRIPT], {
         // The tag is escaped for grep's basic regex: only its dots are special.
         env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", TW_GUARD_TAG: tagPrefix.replace(/\./g, "\\.") },
         stdio: ["pipe", "ignore", "ignore"],
-        detached: true
+        detached: true,
+        // Neither the guard nor its pipe may keep the server's event loop alive.
+        unref: true
       })
       child.on("error", () => undefined)
       child.stdin?.on("error", () => undefined)
-      // Neither the guard nor its pipe may keep the server's event loop alive.
-      child.unref()
       ;(child.stdin as unknown as { unref?: () => void } | null)?.unref?.()
       return child
     }),

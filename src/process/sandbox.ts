@@ -22,7 +22,6 @@
  *
  * @since 0.1.0
  */
-import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -34,6 +33,7 @@ import * as Option from "effect/Option"
 import { type LaunchQueueTimeout, SandboxUnavailable } from "../tool/index.js"
 import { splitList } from "./environment.js"
 import { gatedLaunch, LaunchGate } from "./launchGate.js"
+import { Launcher } from "./launcher.js"
 
 /** How commands are confined. @category models */
 export type SandboxMode = "read-only" | "workspace-write" | "off"
@@ -274,14 +274,29 @@ export const confine = (settings: SandboxSettings, scope: SandboxScope, command:
 
 const OFF_HINT = "To run commands without the sandbox, start toolwright with `--sandbox off` (or TOOLWRIGHT_SANDBOX=off, or the session option sandbox: { mode: \"off\" })."
 
+/** How long the sandbox check may run before it is killed (ms). */
+const PROBE_TIMEOUT_MS = 10_000
+
 const run = (file: string, args: ReadonlyArray<string>) =>
   gatedLaunch("the sandbox check", ({ spawned }) =>
-    Effect.callback<{ readonly error: string | undefined; readonly stderr: string }>((resume) => {
-      execFile(file, [...args], { timeout: 10_000, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" } }, (error, _stdout, stderr) => {
-        resume(Effect.succeed({ error: error ? ((error as NodeJS.ErrnoException).code === "ENOENT" ? "ENOENT" : error.message) : undefined, stderr: String(stderr).trim() }))
-      })
-      spawned()
-    }))
+    Effect.flatMap(Launcher, (launcher) =>
+      Effect.callback<{ readonly error: string | undefined; readonly stderr: string }>((resume) => {
+        const child = launcher.launch(file, args, {
+          env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin" },
+          stdio: ["ignore", "ignore", "pipe"]
+        })
+        spawned()
+        const stderr: Array<Buffer> = []
+        child.stderr?.on("data", (chunk: Buffer) => void stderr.push(chunk))
+        const timer = setTimeout(() => child.kill("SIGTERM"), PROBE_TIMEOUT_MS)
+        const done = (error: string | undefined) => {
+          clearTimeout(timer)
+          resume(Effect.succeed({ error, stderr: Buffer.concat(stderr).toString("utf8").trim() }))
+        }
+        child.on("error", (error) => done(error.code === "ENOENT" ? "ENOENT" : error.message))
+        child.on("close", (code, signal) =>
+          done(code === 0 ? undefined : `Command failed: ${file} (${signal ?? `exit code ${code}`})`))
+      })))
 
 /**
  * Checks once that the sandbox can start here: bwrap found and able to create its namespaces

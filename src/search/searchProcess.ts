@@ -4,10 +4,9 @@
  *
  * @since 0.1.0
  */
-import { spawn } from "node:child_process"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import { gatedLaunch } from "../process/index.js"
+import { gatedLaunch, Launcher, type LauncherService } from "../process/index.js"
 import type { LaunchQueueTimeout } from "../tool/index.js"
 import { MAX_SEARCH_FILE_BYTES } from "./constants.js"
 
@@ -111,9 +110,11 @@ export const runProcess = (
   args: ReadonlyArray<string>,
   options: RunOptions
 ): Effect.Effect<ProcessExit, ProcessError | LaunchQueueTimeout> =>
-  gatedLaunch(command, (admitted) => runAdmitted(command, args, options, admitted.spawned))
+  gatedLaunch(command, (admitted) =>
+    Effect.flatMap(Launcher, (launcher) => runAdmitted(launcher, command, args, options, admitted.spawned)))
 
 const runAdmitted = (
+  launcher: LauncherService,
   command: string,
   args: ReadonlyArray<string>,
   options: RunOptions,
@@ -126,7 +127,7 @@ const runAdmitted = (
       done = true
       resume(effect)
     }
-    const child = spawn(command, [...args], {
+    const child = launcher.launch(command, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ["ignore", "pipe", "pipe"]
@@ -160,8 +161,8 @@ const runAdmitted = (
         finish(Effect.fail(new ProcessError({ message: `${command}: reading its output failed: ${message.slice(0, 200)}` })))
       }
     }
-    child.stdout.on("data", (chunk: Buffer) => guarded(() => splitter.push(chunk)))
-    child.stderr.on("data", (chunk: Buffer) =>
+    child.stdout?.on("data", (chunk: Buffer) => guarded(() => splitter.push(chunk)))
+    child.stderr?.on("data", (chunk: Buffer) =>
       guarded(() => (stderrLines === undefined ? keepStderr(chunk) : stderrLines.push(chunk)))
     )
     child.on("error", (error: NodeJS.ErrnoException) =>

@@ -17,7 +17,7 @@ import {
   textResult,
   type ToolResult
 } from "../../tool/index.js"
-import { sandboxBlockedText, sandboxBlocks } from "../../process/index.js"
+import { type LauncherName, sandboxBlockedText, sandboxBlocks } from "../../process/index.js"
 import { type CommandAnalysis, isExitError } from "./analysis.js"
 import { SHELL_MAX_OUTPUT_CHARS, SHELL_PREVIEW_CHARS } from "../config.js"
 import type { Backend } from "../terminal/spawn.js"
@@ -45,6 +45,8 @@ export interface ShellRunData {
   readonly signal: string | null
   readonly pid: number | undefined
   readonly backend: Backend
+  /** What started the process: the posix_spawn addon, or child_process / node-pty. */
+  readonly launcher: LauncherName
   /** Why the PTY was not used, when it was not. */
   readonly fallbackReason?: string | undefined
   /** Raw bytes the command printed. */
@@ -191,6 +193,7 @@ export const runForeground = Effect.fnUntraced(function*(request: ForegroundRequ
     signal: result.signal,
     pid: result.pid,
     backend: result.backend,
+    launcher: result.launcher,
     ...(result.fallbackReason !== undefined ? { fallbackReason: result.fallbackReason } : {}),
     outputBytes: result.output.totalBytes,
     ...(outputFile !== undefined ? { outputFile } : {}),

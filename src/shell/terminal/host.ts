@@ -33,6 +33,7 @@ import {
   findTaggedPids,
   inheritedEnvironment,
   killProcessTree,
+  type LauncherName,
   type OrphanGuard,
   sandboxCheck,
   PROCESS_TAG_VARIABLE,
@@ -110,6 +111,8 @@ export const AUTO_BACKGROUND_POLL_MS = 250
 /** How a foreground command ended. @category models */
 export interface RunResult extends ExitInfo {
   readonly backend: Backend
+  /** What started the process: the posix_spawn addon, or child_process / node-pty. */
+  readonly launcher: LauncherName
   /** Why the PTY was not used, when it was not. */
   readonly fallbackReason?: string | undefined
   readonly pid: number | undefined
@@ -442,6 +445,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
           exitCode: null,
           signal: null,
           backend: proc.backend,
+        launcher: proc.launcher,
           ...(proc.backend === "child_process" && fallbackReason ? { fallbackReason } : {}),
           pid: proc.pid,
           timedOut: false,
@@ -475,6 +479,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       return {
         ...exit,
         backend: proc.backend,
+        launcher: proc.launcher,
         ...(proc.backend === "child_process" && fallbackReason ? { fallbackReason } : {}),
         pid: proc.pid,
         timedOut,

@@ -1,14 +1,15 @@
 /**
- * Starting a command under a PTY (node-pty) or on pipes (child_process), behind one handle. The
- * command always leads its own process group (the PTY child is a session leader; the piped child
- * is spawned detached), so the group can be signalled as a whole.
+ * Starting a command under a PTY or on pipes, behind one handle. The command always leads its own
+ * process group (the PTY child is a session leader; the piped child is spawned detached), so the
+ * group can be signalled as a whole.
  *
- * node-pty is loaded lazily; when it cannot load (say, built for another Node ABI) the caller falls
- * back to pipes and reports why.
+ * Both start through the process room's launcher: with the posix_spawn addon, pipes and the PTY
+ * are ours (no fork of the Node process; the exit comes from a pidfd); without it, pipes are
+ * `child_process` and the PTY is node-pty. node-pty is loaded lazily; when it cannot load (say,
+ * built for another Node ABI) the caller falls back to pipes and reports why.
  *
  * @since 0.1.0
  */
-import { spawn as spawnChild } from "node:child_process"
 import * as fs from "node:fs"
 import { constants as osConstants } from "node:os"
 import { createRequire } from "node:module"
@@ -16,6 +17,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as NodePty from "node-pty"
+import { Launcher, type LaunchedPty, type LauncherName, type LauncherService } from "../../process/index.js"
 import { type DrainMark, makeDrainMark } from "./drainMark.js"
 
 /** Which process backend ran a command. @category models */
@@ -48,6 +50,8 @@ export interface SpawnSpec {
 /** A started process. @category models */
 export interface Spawned {
   readonly backend: Backend
+  /** What started it: the posix_spawn addon, or child_process / node-pty. */
+  readonly launcher: LauncherName
   /** Undefined when the spawn failed before a process existed. */
   readonly pid: number | undefined
   /** Completes once the process exited and its output was drained. */
@@ -152,6 +156,10 @@ export const loadNodePty = (moduleName = "node-pty"): Effect.Effect<typeof NodeP
  * @category constructors
  */
 export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Spawned, PtyUnavailable> =>
+  Effect.flatMap(Launcher, (launcher) =>
+    launcher.launchPty === undefined ? spawnNodePty(pty, spec) : spawnOwnPty(launcher.launchPty, spec))
+
+const spawnNodePty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Spawned, PtyUnavailable> =>
   Effect.gen(function*() {
     const done = yield* Deferred.make<ExitInfo>()
     let exited = false
@@ -233,6 +241,7 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
     })
     return {
       backend: "pty" as const,
+      launcher: "child_process" as const,
       pid: term.pid,
       exited: Deferred.await(done),
       hasExited: () => exited,
@@ -240,6 +249,91 @@ export const spawnPty = (pty: typeof NodePty, spec: SpawnSpec): Effect.Effect<Sp
         exited
           ? Effect.fail(new StdinClosed({ message: "the process has exited" }))
           : Effect.try({ try: () => term.write(data), catch: (e) => new StdinClosed({ message: messageOf(e) }) })
+    } satisfies Spawned
+  })
+
+/** How long the terminal may stay open after the drain, for grandchildren still holding it (as node-pty waits). @category constants */
+export const PTY_CLOSE_WAIT_MS = 200
+
+/**
+ * The command on a terminal of our own (posix_spawn addon). We hold the slave side ourselves and
+ * learn the exit from the pidfd, so the drain needs no polling: on exit, the drain mark is written
+ * through the held slave (retried while the terminal is full), and once it comes back out of the
+ * master, or PTY_MARK_WAIT_MS after the exit, the slave is let go; the master then ends (or is
+ * closed PTY_CLOSE_WAIT_MS later, when a grandchild still holds the terminal).
+ */
+const spawnOwnPty = (launchPty: NonNullable<LauncherService["launchPty"]>, spec: SpawnSpec): Effect.Effect<Spawned, PtyUnavailable> =>
+  Effect.gen(function*() {
+    const done = yield* Deferred.make<ExitInfo>()
+    let exited = false
+    const proc: LaunchedPty = yield* Effect.try({
+      try: () =>
+        launchPty(spec.launcher?.file ?? spec.shell, spec.launcher ? [...spec.launcher.args] : ["-c", spec.command], {
+          cwd: spec.cwd,
+          // as node-pty sets them
+          env: { ...spec.env, PWD: spec.cwd, TERM: "xterm-256color" },
+          cols: spec.cols ?? 120,
+          rows: spec.rows ?? 30
+        }),
+      catch: (error) => new PtyUnavailable({ message: `the command could not be started on a terminal: ${messageOf(error)}` })
+    })
+    const holder = proc.slave
+    const mark = makeDrainMark((chunk) => spec.onData(chunk))
+    let exit: ExitInfo | undefined
+    let closed = false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const complete = () => {
+      if (exit === undefined || !closed || exited) return
+      if (timer !== undefined) clearTimeout(timer)
+      mark.flush()
+      exited = true
+      Deferred.doneUnsafe(done, Effect.succeed(exit))
+    }
+    const letGo = () => {
+      closeHeldDescriptor(holder)
+      if (timer !== undefined) clearTimeout(timer)
+      timer = setTimeout(() => proc.master.destroy(), PTY_CLOSE_WAIT_MS)
+    }
+    proc.master.on("data", (chunk: Buffer) => {
+      if (mark.feed(chunk) && holder.fd !== undefined) letGo()
+    })
+    proc.master.on("close", () => {
+      closed = true
+      closeHeldDescriptor(holder)
+      complete()
+    })
+    proc.onExit((code, signal) => {
+      exit = { exitCode: signal ? null : code, signal }
+      const exitAt = Date.now()
+      let sent = 0
+      const drain = () => {
+        timer = undefined
+        if (holder.fd === undefined) return
+        const waited = Date.now() - exitAt
+        if (mark.seen() || waited >= PTY_MARK_WAIT_MS) return letGo()
+        if (sent < mark.bytes.length) {
+          const now = writeMark(holder, mark, sent)
+          if (now === undefined) return letGo()
+          sent = now
+        }
+        // not all written: the terminal is full and being read, try again soon; else wait for it to come back
+        timer = setTimeout(drain, sent < mark.bytes.length ? 1 : PTY_MARK_WAIT_MS - waited)
+      }
+      drain()
+      complete()
+    })
+    return {
+      backend: "pty" as const,
+      launcher: "posix_spawn" as const,
+      pid: proc.pid,
+      exited: Deferred.await(done),
+      hasExited: () => exited,
+      write: (data: string) =>
+        exited
+          ? Effect.fail(new StdinClosed({ message: "the process has exited" }))
+          : Effect.callback<void, StdinClosed>((resume) =>
+            proc.write(data, (error) => resume(error ? Effect.fail(new StdinClosed({ message: error.message })) : Effect.void))
+          )
     } satisfies Spawned
   })
 
@@ -258,7 +352,8 @@ export const spawnPiped = (spec: SpawnSpec): Effect.Effect<Spawned> =>
       exited = true
       Deferred.doneUnsafe(done, Effect.succeed(info))
     }
-    const child = spawnChild(spec.launcher?.file ?? spec.shell, spec.launcher ? [...spec.launcher.args] : ["-c", spec.command], {
+    const launcher = yield* Launcher
+    const child = launcher.launch(spec.launcher?.file ?? spec.shell, spec.launcher ? [...spec.launcher.args] : ["-c", spec.command], {
       cwd: spec.cwd,
       env: spec.env,
       detached: true,
@@ -284,6 +379,7 @@ export const spawnPiped = (spec: SpawnSpec): Effect.Effect<Spawned> =>
     })
     return {
       backend: "child_process" as const,
+      launcher: launcher.name,
       pid: child.pid,
       exited: Deferred.await(done),
       hasExited: () => exited,
