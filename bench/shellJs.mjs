@@ -2,7 +2,9 @@
 // stand-in (bench/fakePty.cjs: no process, "hi" and exit 0 on the next turns), so what is measured is
 // the scheduler, the command's analysis, the sandbox's command line, the environment, the capture and
 // the result. `node bench/shellJs.mjs` (DISTS=<dist>,<dist> compares builds in one process, rounds
-// interleaved; REPS=200 calls per round, ROUNDS=5; PROF=<dir> writes fake.cpuprofile). Not part of `npm run bench`.
+// interleaved; REPS=200 calls per round, ROUNDS=5; PROF=<dir> writes fake.cpuprofile). Where the
+// posix_spawn addon is built, set TOOLWRIGHT_NATIVE_SPAWN=0: its own PTY would bypass the stand-in.
+// Not part of `npm run bench`.
 import * as fs from "node:fs"; import * as path from "node:path"; import * as os from "node:os"
 import * as inspector from "node:inspector/promises"
 import { repoRoot } from "./lib.mjs"
