@@ -92,14 +92,18 @@ export const inheritedEnvironment = (
     const allowed = DEFAULT_ENV_ALLOW.some((p) => matchesAllowed(p, name)) || extra.some((p) => matchesAllowed(p, name))
     return allowed && !looksSecret(name)
   }
-  for (const [name, value] of Object.entries(source)) {
-    if (value === undefined || value.startsWith("()") || name.startsWith("BASH_FUNC_")) continue
+  // Names first, values only of the names that pass: each read of `process.env` goes through the
+  // C++ environment (most of the inherited environment is dropped, its values need not be read).
+  for (const name of Object.keys(source)) {
+    if (name.startsWith("BASH_FUNC_")) continue
     let pass = decided?.get(name)
     if (pass === undefined) {
       pass = passes(name)
       decided?.set(name, pass)
     }
-    if (pass) out[name] = value
+    if (!pass) continue
+    const value = source[name]
+    if (value !== undefined && !value.startsWith("()")) out[name] = value
   }
   return out
 }

@@ -26,10 +26,13 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import { type LaunchQueueTimeout, SandboxUnavailable } from "../tool/index.js"
 import { splitList } from "./environment.js"
-import { gatedLaunch } from "./launchGate.js"
+import { gatedLaunch, LaunchGate } from "./launchGate.js"
 import { Launcher } from "./launcher.js"
 
 /** How commands are confined. @category models */
@@ -173,9 +176,22 @@ export interface CommandLine {
   readonly args: ReadonlyArray<string>
 }
 
+/**
+ * The real path of `p`, or undefined when it does not exist. One `realpath(3)` (`realpathSync.native`)
+ * instead of the JS walk that lstats every component: the sandbox resolves a dozen paths per command.
+ */
 const realPathOrUndefined = (p: string): string | undefined => {
   try {
-    return fs.realpathSync(p)
+    return fs.realpathSync.native(p)
+  } catch {
+    return undefined
+  }
+}
+
+/** What `p` is, or undefined when it cannot be seen (missing: no exception is made for that case; a file on its way: ENOTDIR). */
+const statOrUndefined = (p: string): fs.Stats | undefined => {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false })
   } catch {
     return undefined
   }
@@ -185,7 +201,8 @@ const realPathOrUndefined = (p: string): string | undefined => {
 export const writableDirs = (settings: SandboxSettings, scope: SandboxScope): Array<string> => {
   const wanted = settings.mode === "workspace-write" ? [...scope.writable, ...settings.writable.map((p) => expandHome(p)), scope.tmpDir] : [scope.tmpDir]
   const real = new Set<string>()
-  for (const p of wanted) {
+  // the command's directory is usually a root: each path is resolved once
+  for (const p of new Set(wanted)) {
     const r = realPathOrUndefined(p)
     if (r !== undefined && r !== "/") real.add(r)
   }
@@ -196,15 +213,18 @@ export const writableDirs = (settings: SandboxSettings, scope: SandboxScope): Ar
 export const deniedPaths = (settings: SandboxSettings): Array<{ readonly path: string; readonly directory: boolean }> => {
   const out: Array<{ path: string; directory: boolean }> = []
   const seen = new Set<string>()
+  const home = os.homedir()
   for (const raw of settings.denyRead) {
-    const p = realPathOrUndefined(expandHome(raw))
+    const wanted = expandHome(raw, home)
+    // Most of the list does not exist: one stat (no exception, no stack trace) says so. Checked at
+    // every command, not cached, so that a credential file created meanwhile is hidden too.
+    const stats = statOrUndefined(wanted)
+    if (stats === undefined) continue
+    const p = realPathOrUndefined(wanted)
+    // undefined: vanished meanwhile, nothing to hide
     if (p === undefined || seen.has(p)) continue
     seen.add(p)
-    try {
-      out.push({ path: p, directory: fs.statSync(p).isDirectory() })
-    } catch {
-      // vanished meanwhile: nothing to hide
-    }
+    out.push({ path: p, directory: stats.isDirectory() })
   }
   return out
 }
@@ -312,4 +332,42 @@ export const probeSandbox = (
         `bubblewrap ("${settings.bwrapPath}") could not create the sandbox's namespaces: ${probe.stderr || probe.error}. User namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, or an AppArmor rule for bwrap on Ubuntu 24.04).`
       )
     }
+  })
+
+/** How long a failed sandbox check is believed before it is tried again (bwrap installed meanwhile). @category constants */
+export const SANDBOX_FAILURE_TTL = Duration.seconds(30)
+
+/**
+ * How long a sandbox check's outcome is kept: a success for the life of the process, a
+ * `sandbox_unavailable` for {@link SANDBOX_FAILURE_TTL}, a check given up in the launch queue not
+ * at all (the next command tries again).
+ *
+ * @category checks
+ */
+export const sandboxCheckTtl = (exit: Exit.Exit<unknown, { readonly _tag: string }>): Duration.Duration =>
+  Exit.isSuccess(exit)
+    ? Duration.infinity
+    : Option.exists(Exit.findErrorOption(exit), (e) => e._tag === "SandboxUnavailable")
+    ? SANDBOX_FAILURE_TTL
+    : Duration.zero
+
+/**
+ * The sandbox check of `settings` as callers should run it: {@link probeSandbox} once per process
+ * when there is a {@link LaunchGate} (its `checks`, keyed by what the probe depends on: mode,
+ * bwrap path, search path, platform), else once per value returned here; outcomes kept as
+ * {@link sandboxCheckTtl} says.
+ *
+ * @category checks
+ */
+export const sandboxCheck = (
+  settings: SandboxSettings,
+  platform: NodeJS.Platform = process.platform
+): Effect.Effect<Effect.Effect<void, SandboxUnavailable | LaunchQueueTimeout>> =>
+  Effect.gen(function*() {
+    if (settings.mode === "off") return Effect.void
+    const probe = probeSandbox(settings, platform)
+    const gate = yield* Effect.serviceOption(LaunchGate)
+    if (Option.isNone(gate)) return yield* Effect.cachedWithTTL(probe, sandboxCheckTtl)
+    const key = JSON.stringify(["sandbox", settings.mode, settings.bwrapPath, process.env["PATH"] ?? "", platform])
+    return gate.value.checks.once(key, probe, sandboxCheckTtl)
   })

@@ -8,7 +8,8 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Deferred, Effect, Exit, Fiber } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import { runProcess } from "../../src/search/searchProcess.js"
 import {
   gatedLaunch,
@@ -16,6 +17,7 @@ import {
   launchGateSettings,
   launchWaitSoFar,
   makeLaunchGate,
+  makeProcessChecks,
   withLaunchBudget
 } from "../../src/process/launchGate.js"
 
@@ -156,4 +158,29 @@ describe("launch gate", () => {
       const slow = yield* Effect.result(withLaunchBudget(Effect.sleep("2 seconds"), 100, () => "timed out" as const))
       assert.deepStrictEqual(slow._tag === "Failure" ? slow.failure : undefined, "timed out")
     }), 15_000)
+})
+
+describe("the process's one-time checks", () => {
+  it.effect("a check runs once per key for concurrent and later callers; a failure is kept as long as its time to live says", () =>
+    Effect.gen(function*() {
+      const checks = makeProcessChecks()
+      let runs = 0
+      const ok = Effect.sync(() => ++runs).pipe(Effect.delay("10 millis"))
+      const forever = () => Duration.infinity
+      const fibers = yield* Effect.forEach([1, 2, 3], () => Effect.forkChild(checks.once("a", ok, forever)))
+      yield* TestClock.adjust("10 millis")
+      assert.deepStrictEqual(yield* Effect.forEach(fibers, Fiber.join), [1, 1, 1])
+      assert.strictEqual(yield* checks.once("a", ok, forever), 1)
+      // another key is another check
+      yield* Effect.forkChild(checks.once("b", ok, forever)).pipe(Effect.andThen((f) => TestClock.adjust("10 millis").pipe(Effect.andThen(Fiber.join(f)))))
+      assert.strictEqual(runs, 2)
+      // a failure kept for a while, then tried again
+      let failures = 0
+      const failing = Effect.suspend(() => Effect.fail(`failed ${++failures}`))
+      const briefly = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) ? Duration.seconds(30) : Duration.infinity)
+      assert.strictEqual(yield* Effect.flip(checks.once("c", failing, briefly)), "failed 1")
+      assert.strictEqual(yield* Effect.flip(checks.once("c", failing, briefly)), "failed 1")
+      yield* TestClock.adjust("31 seconds")
+      assert.strictEqual(yield* Effect.flip(checks.once("c", failing, briefly)), "failed 2")
+    }))
 })

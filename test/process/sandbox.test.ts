@@ -6,7 +6,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Effect, Exit, Fiber, Layer } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer } from "effect"
+import { LaunchGate, makeLaunchGate } from "../../src/process/launchGate.js"
+import { LaunchQueueTimeout, SandboxUnavailable } from "../../src/tool/index.js"
 import { inheritedEnvironment, looksSecret } from "../../src/process/environment.js"
 import {
   bwrapArgs,
@@ -14,6 +16,8 @@ import {
   DEFAULT_DENY_READ,
   probeSandbox,
   resolveSandboxSettings,
+  SANDBOX_FAILURE_TTL,
+  sandboxCheckTtl,
   type SandboxSettings,
   seatbeltProfile,
   writableProblem
@@ -99,6 +103,24 @@ describe("the bubblewrap command line", () => {
     const ro = bwrapArgs({ ...s, mode: "read-only" }, { writable: [root], tmpDir: tmp, cwd: root }, { file: "x", args: [] })
     assert.deepStrictEqual(ro.filter((a, i) => ro[i - 1] === "--bind"), [tmp])
     assert.deepStrictEqual(confine({ ...s, mode: "off" }, { writable: [], tmpDir: tmp, cwd: root }, { file: "x", args: ["y"] }), { file: "x", args: ["y"] })
+  })
+
+  it("the deny list is looked at per command: a credential path made later is hidden, one under a file or dangling is skipped, a symlink hides its target", () => {
+    const home = makeDir("tw-sbx-home-")
+    const root = makeDir("tw-sbx-root-")
+    fs.writeFileSync(path.join(home, "afile"), "x")
+    fs.mkdirSync(path.join(home, "real-aws"))
+    fs.symlinkSync(path.join(home, "real-aws"), path.join(home, ".aws"))
+    fs.symlinkSync(path.join(home, "nowhere"), path.join(home, ".kube"))
+    const s = settings({ denyRead: ["~/.ssh", "~/afile/inner", "~/.aws", "~/.kube"].map((p) => p.replace("~", home)) })
+    const argsOf = () => bwrapArgs(s, { writable: [root], tmpDir: root, cwd: root }, { file: "x", args: [] }).join(" ")
+    const before = argsOf()
+    assert.notInclude(before, ".ssh")
+    assert.notInclude(before, "afile")
+    assert.notInclude(before, ".kube")
+    assert.include(before, `--tmpfs ${home}/real-aws --remount-ro ${home}/real-aws`)
+    fs.mkdirSync(path.join(home, ".ssh"))
+    assert.include(argsOf(), `--tmpfs ${home}/.ssh --remount-ro ${home}/.ssh`)
   })
 
   it("macOS gets a sandbox-exec profile of the same settings", () => {
@@ -224,4 +246,50 @@ describe("a sandboxed process tree, seen from the host", () => {
       yield* Fiber.interrupt(fiber)
       assert.isTrue(yield* eventually(() => all.every((p) => !isAlive(p)), 5_000), `survivors ${all.filter(isAlive)}`)
     }).pipe(Effect.provide(hostLayer({ pty: "off" }))), 30_000)
+})
+
+describe("the sandbox check, once per process", () => {
+  /** A bwrap that notes each run's last argument (the probe runs `true`), then runs the real one, or fails. */
+  const countingBwrap = (dir: string, fail: boolean) => {
+    const script = path.join(dir, "bwrap")
+    const log = path.join(dir, "runs.log")
+    fs.writeFileSync(script, `#!/bin/sh\nfor last; do :; done\necho "$last" >> '${log}'\n${fail ? "echo 'no namespaces here' >&2; exit 1" : "exec bwrap \"$@\""}\n`, { mode: 0o755 })
+    return { script, probes: () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((l) => l === "true").length : 0) }
+  }
+  const runIn = (bwrapPath: string, gate: LaunchGate.Service) =>
+    Effect.gen(function*() {
+      const host = yield* ProcessHost
+      const dir = makeDir()
+      return yield* host.run({ command: "echo hi", cwd: dir, timeoutMs: 30_000, spillDir: dir })
+    }).pipe(Effect.provide(hostLayer({ pty: "off" }, { bwrapPath })), Effect.provideService(LaunchGate, gate))
+
+  it.live("sessions sharing a launch gate probe bwrap once; a failure is shared for a while, not tried by each session", () =>
+    Effect.gen(function*() {
+      const good = countingBwrap(makeDir("tw-sbx-bin-"), false)
+      const gate = makeLaunchGate()
+      for (let session = 0; session < 3; session++) {
+        const result = yield* runIn(good.script, gate)
+        assert.strictEqual(result.exitCode, 0)
+        assert.strictEqual(result.sandbox, "workspace-write")
+      }
+      assert.strictEqual(good.probes(), 1)
+      // a gate of its own: its own probe
+      yield* runIn(good.script, makeLaunchGate())
+      assert.strictEqual(good.probes(), 2)
+
+      const bad = countingBwrap(makeDir("tw-sbx-bin-"), true)
+      for (let session = 0; session < 2; session++) {
+        const error = yield* Effect.flip(runIn(bad.script, gate))
+        assert.strictEqual(error.code, "sandbox_unavailable")
+        assert.include(error.message, "no namespaces here")
+      }
+      assert.strictEqual(bad.probes(), 1)
+    }), 60_000)
+
+  it("a failed check is kept SANDBOX_FAILURE_TTL (30 s), a success for the process, a check given up in the launch queue not at all", () => {
+    assert.strictEqual(Duration.toMillis(SANDBOX_FAILURE_TTL), 30_000)
+    assert.isTrue(Duration.isFinite(sandboxCheckTtl(Exit.fail(new SandboxUnavailable({ message: "x", display: "x" })))))
+    assert.isFalse(Duration.isFinite(sandboxCheckTtl(Exit.void)))
+    assert.strictEqual(Duration.toMillis(sandboxCheckTtl(Exit.fail(new LaunchQueueTimeout({ message: "x", display: "x" })))), 0)
+  })
 })

@@ -7,7 +7,7 @@ import type { LiveOutput } from "../../src/tool/tool.js"
 import { DEFAULT_SHELL_SETTINGS, settingsInEffect } from "../../src/shell/config.js"
 import { Session } from "../../src/session/session.js"
 import { recordLogs } from "../support/logs.js"
-import { hostLayer, makeDir, UNSANDBOXED, ptyLoads, readPids, settings, survivors, TREE_PIDS, TREE_SCRIPT } from "./helpers.js"
+import { eventually, hostLayer, makeDir, UNSANDBOXED, ptyLoads, readPids, settings, survivors, TREE_PIDS, TREE_SCRIPT } from "./helpers.js"
 
 const run = (command: string, extra: { timeoutMs?: number; onOutput?: (c: LiveOutput) => Effect.Effect<void>; cwd?: string } = {}) =>
   Effect.gen(function*() {
@@ -216,4 +216,39 @@ describe("ProcessHost: many commands waiting for input at once", () => {
         }
       }
     }), 120_000)
+})
+
+describe("the session's end", () => {
+  /** The host pids of processes whose command line is `sleep <seconds>` (a marker number). */
+  const sleepers = (seconds: string) =>
+    fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).map(Number).filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${seconds}\0`
+      } catch {
+        return false
+      }
+    })
+
+  it.live("an unconfined run's daemon still running when the session ends is killed (its tag is looked for)", () =>
+    Effect.gen(function*() {
+      const dir = makeDir()
+      yield* Effect.gen(function*() {
+        const host = yield* ProcessHost
+        const result = yield* host.run({ command: "nohup setsid sleep 1011.5 >/dev/null 2>&1 &", cwd: dir, timeoutMs: 30_000, spillDir: dir })
+        assert.strictEqual(result.exitCode, 0)
+        assert.isTrue(yield* eventually(() => sleepers("1011.5").length === 1, 5_000), "the daemon runs on after its command")
+      }).pipe(Effect.provide(hostLayer({ pty: "off" }, UNSANDBOXED)))
+      assert.deepStrictEqual(survivors(sleepers("1011.5")), [])
+    }), 30_000)
+
+  it.live("a sandboxed run leaves nothing behind once it ended, daemons included (why the session's end skips the scan for such runs)", () =>
+    Effect.gen(function*() {
+      const host = yield* ProcessHost
+      const dir = makeDir()
+      const result = yield* host.run({ command: "sleep 1012.5 & setsid sleep 1013.5 >/dev/null 2>&1 & echo started", cwd: dir, timeoutMs: 30_000, spillDir: dir })
+      assert.strictEqual(result.exitCode, 0)
+      assert.strictEqual(result.sandbox, "workspace-write")
+      assert.include(result.output.kind === "text" ? result.output.text : "", "started")
+      assert.isTrue(yield* eventually(() => sleepers("1012.5").length === 0 && sleepers("1013.5").length === 0, 5_000))
+    }).pipe(Effect.provide(hostLayer())), 30_000)
 })

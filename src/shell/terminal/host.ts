@@ -35,7 +35,7 @@ import {
   killProcessTree,
   type LauncherName,
   type OrphanGuard,
-  probeSandbox,
+  sandboxCheck,
   PROCESS_TAG_VARIABLE,
   SandboxConfig,
   type SandboxMode,
@@ -220,6 +220,13 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   const settings = settingsInEffect(yield* ShellConfig)
   const sessionTag = `tw${session.id}`
   const runs = yield* Ref.make(0)
+  // Whether a process of this session may still be alive when it ends: set by every launch that
+  // bubblewrap's pid namespace does not take down as a whole once it exits (unconfined or macOS,
+  // background, handed off, or killed before it exited). Sandboxed runs that ended on Linux leave
+  // nothing (the kernel kills a pid namespace with its first process), so the session's end need
+  // not scan /proc for them.
+  const mayOutlive = yield* Ref.make(false)
+  const outlives = Ref.set(mayOutlive, true)
   const loaded = yield* Effect.cached(Effect.result(loadNodePty(settings.ptyModule)))
   const nodePty = Effect.map(loaded, (r) => (r._tag === "Success" ? Option.some(r.success) : Option.none()))
   const ptyFailure = yield* Ref.make<string | undefined>(undefined)
@@ -239,8 +246,8 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
 
   const sandbox = sandboxSettingsOrDefault(yield* SandboxConfig)
   const workspace = yield* Effect.serviceOption(Workspace)
-  // kept once known; a check given up in the launch queue is tried again on the next command
-  const sandboxReady = yield* Effect.cachedWithTTL(probeSandbox(sandbox), untilQueueTimeout)
+  // once per process (the launch gate keeps it for every session); a failure is tried again after a while
+  const sandboxReady = yield* sandboxCheck(sandbox)
   // The private temp dir of sandboxed commands (their TMPDIR): made on first use, removed with the session.
   const tmpDir = path.join(os.tmpdir(), `toolwright-tmp-${session.id}`)
   yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(tmpDir, { recursive: true, force: true })))
@@ -279,10 +286,12 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
     const shell = { file: settings.shell, args: [...(path.basename(settings.shell) === "bash" ? ["--norc"] : []), "-c", command] }
     if (mode === "off") {
       const g: OrphanGuard = yield* guard
+      yield* outlives
       return { mode, scope, launcher: shell, guard: g, confined: false }
     }
     yield* sandboxReady
     yield* ensureTmpDir
+    if (process.platform === "darwin") yield* outlives
     return { mode, scope, launcher: confine(sandbox, scope, shell), guard: undefined, confined: true }
   })
 
@@ -365,7 +374,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         }))),
         (proc) =>
           Effect.gen(function*() {
-            if (!handedOff && !proc.hasExited()) yield* kill(proc.pid, tag)
+            if (!handedOff && !proc.hasExited()) yield* Effect.andThen(outlives, kill(proc.pid, tag))
             finish()
             screen?.dispose()
           })
@@ -419,6 +428,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         : Option.some(yield* ended)
       if (Option.isSome(outcome) && outcome.value._tag === "Handoff") {
         handedOff = true
+        yield* outlives
         if (live) yield* Fiber.interrupt(live)
         yield* emit
         const output = finish()
@@ -454,6 +464,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
       if (Option.isSome(waited)) exit = waited.value
       else {
         timedOut = true
+        yield* outlives
         yield* kill(proc.pid, tag)
         exit = Option.getOrElse(yield* Effect.timeoutOption(proc.exited, Duration.seconds(3)), () => ({ exitCode: null, signal: "SIGKILL" as const }))
       }
@@ -485,6 +496,7 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   const start = Effect.fn("ProcessHost.start")(function*(request: StartRequest) {
     const launched = yield* launch(request.command, request.cwd, request.unsandboxed)
     const tag = yield* nextTag
+    yield* outlives
     const spawned = yield* gatedLaunch("the command", () =>
       spawnPiped({
         shell: settings.shell,
@@ -500,10 +512,11 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
   })
 
   // The session's end: every tagged process still alive dies (SIGTERM, grace, SIGKILL). Only
-  // processes started here carry the session's tag: a session that started none skips the /proc scan.
+  // processes started here carry the session's tag: a session that started none, or only sandboxed
+  // runs that ended (see mayOutlive), skips the /proc scan (it reads every process's environment).
   yield* Effect.addFinalizer(() =>
     Effect.gen(function*() {
-      if ((yield* Ref.get(runs)) === 0) return
+      if (!(yield* Ref.get(mayOutlive))) return
       const alive = findTaggedPids(sessionTag, { prefix: true })
       if (alive.length === 0) return
       signalPids(alive, "SIGTERM")
