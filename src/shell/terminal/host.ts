@@ -388,11 +388,15 @@ export const make: Effect.Effect<ProcessHost.Service, never, Session | Scope.Sco
         }
         return screen ? Effect.map(screen.render, (ansi): LiveOutput => ({ _tag: "AnsiOutput", ansi })) : Effect.succeed(capture.liveTail(16 * 1024))
       })
+      // an emit interrupted between clearing `dirty` and sending (the command ended meanwhile) marks
+      // the screen dirty again, so that the final emit after the live loop still sends it
       const emit = Effect.gen(function*() {
         if (!request.onOutput || !dirty) return
         dirty = false
         yield* request.onOutput(yield* snapshot)
-      })
+      }).pipe(Effect.onInterrupt(() => Effect.sync(() => {
+        dirty = true
+      })))
       const live = request.onOutput
         ? yield* emit.pipe(Effect.delay(Duration.millis(settings.liveIntervalMs)), Effect.forever, Effect.forkScoped)
         : undefined
