@@ -251,6 +251,7 @@ static napi_value Spawn(napi_env env, napi_callback_info info) {
   int theirs[3] = {-1, -1, -1};
   int failure = 0;
   const char* failed_call = "spawn";
+  napi_value result = NULL;
   if (file == NULL || argv == NULL || envp == NULL || (cwd_type == napi_string && cwd == NULL) ||
       (tty_type == napi_string && tty == NULL)) {
     failure = ENOMEM;
@@ -318,7 +319,7 @@ static napi_value Spawn(napi_env env, napi_callback_info info) {
     goto done;
   }
 
-  napi_value result, pid_value, fds_value;
+  napi_value pid_value, fds_value;
   napi_create_object(env, &result);
   napi_create_int32(env, pid, &pid_value);
   napi_create_array_with_length(env, 3, &fds_value);
@@ -326,20 +327,13 @@ static napi_value Spawn(napi_env env, napi_callback_info info) {
     napi_value fd;
     napi_create_int32(env, ours[i], &fd);
     napi_set_element(env, fds_value, i, fd);
-    ours[i] = -1;
+    ours[i] = -1; /* handed to JS */
   }
   napi_set_named_property(env, result, "pid", pid_value);
   napi_set_named_property(env, result, "fds", fds_value);
-  for (int i = 0; i < 3; i++)
-    if (theirs[i] >= 0) close(theirs[i]);
-  free(file);
-  free_vector(argv);
-  free_vector(envp);
-  free(cwd);
-  free(tty);
-  return result;
 
 done:
+  /* the child's ends are closed either way; ours only when the launch failed (else JS owns them) */
   for (int i = 0; i < 3; i++) {
     if (ours[i] >= 0) close(ours[i]);
     if (theirs[i] >= 0) close(theirs[i]);
@@ -349,7 +343,7 @@ done:
   free_vector(envp);
   free(cwd);
   free(tty);
-  return throw_errno(env, failure, failed_call);
+  return result != NULL ? result : throw_errno(env, failure, failed_call);
 }
 
 /*

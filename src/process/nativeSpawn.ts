@@ -60,6 +60,11 @@ const signalName = (n: number | null): NodeJS.Signals | null => {
   return null
 }
 
+/** The search path of a child whose env has no PATH. */
+const DEFAULT_SEARCH_PATH = "/usr/bin:/bin"
+
+const programKey = (file: string, pathVariable: string | undefined): string => `${pathVariable ?? DEFAULT_SEARCH_PATH}\0${file}`
+
 /** Entries kept in a launcher's PATH cache before it starts over. */
 const RESOLVED_LIMIT = 256
 
@@ -80,8 +85,8 @@ const resolveProgram = (
   cwd: string | undefined
 ): string | undefined => {
   if (file.includes("/")) return file
-  const searchPath = pathVariable ?? "/usr/bin:/bin"
-  const key = `${searchPath}\0${file}`
+  const searchPath = pathVariable ?? DEFAULT_SEARCH_PATH
+  const key = programKey(file, pathVariable)
   const hit = cache.get(key)
   if (hit !== undefined) return hit
   let cacheable = true
@@ -100,6 +105,19 @@ const resolveProgram = (
 
 const launchError = (file: string, code: string, errno: number): NodeJS.ErrnoException =>
   Object.assign(new Error(`spawn ${file} ${code}`), { code, errno, syscall: `spawn ${file}`, path: file })
+
+/** The addon refused a launch: a cached resolution of `file` may be stale (the program was removed), so it goes; the error as `child_process` words it. */
+const startFailure = (
+  cache: Map<string, string>,
+  file: string,
+  program: string,
+  pathVariable: string | undefined,
+  error: unknown
+): NodeJS.ErrnoException => {
+  if (program !== file) cache.delete(programKey(file, pathVariable))
+  const e = error as NodeJS.ErrnoException
+  return launchError(file, e.code ?? "EUNKNOWN", e.errno ?? -1)
+}
 
 /** A process started by the addon, shaped like a `ChildProcess`. */
 class NativeChild extends EventEmitter {
@@ -192,10 +210,8 @@ export const nativeLaunch = (
       (code, signal) => child.onExit(code, signal)
     )
   } catch (error) {
-    if (program !== file) cache.delete(`${options.env["PATH"] ?? "/usr/bin:/bin"}\0${file}`)
-    const code = (error as NodeJS.ErrnoException).code ?? "EUNKNOWN"
-    const errno = (error as NodeJS.ErrnoException).errno ?? -1
-    process.nextTick(() => child.emit("error", launchError(file, code, errno)))
+    const failure = startFailure(cache, file, program, options.env["PATH"], error)
+    process.nextTick(() => child.emit("error", failure))
     return child as unknown as Launched
   }
   child.pid = started.pid
@@ -276,9 +292,7 @@ export const nativeLaunchPty = (
   } catch (error) {
     closeQuietly(pty.master)
     closeQuietly(pty.slave)
-    if (program !== file) cache.delete(`${options.env["PATH"] ?? "/usr/bin:/bin"}\0${file}`)
-    const e = error as NodeJS.ErrnoException
-    throw launchError(file, e.code ?? "EUNKNOWN", e.errno ?? -1)
+    throw startFailure(cache, file, program, options.env["PATH"], error)
   }
   // a TTY stream (libuv reads it on the loop; writes go through `write` below, never blocking)
   const master: net.Socket = new tty.ReadStream(pty.master)
